@@ -1,0 +1,38 @@
+/**
+ * The cordis event map of the tool runtime. Waterfall events take `next` last; a listener
+ * that does not call `next()` decides on its own. Scoped listeners (registered through an
+ * agent scope's ctx) see only that agent's executions; global listeners see all.
+ */
+import type {
+  AssembleOptions,
+  PostToolDecision,
+  PreToolDecision,
+  ToolAssembly,
+  ToolDispatchExecution,
+  ToolExecution,
+  ToolExecutionResult,
+} from './types'
+
+declare module '@deepseek-ai/cordis' {
+  interface Events {
+    /** Waterfall allow/deny/ask gate, after argument validation. */
+    'tools/pre-execute'(execution: ToolExecution, next: () => Promise<PreToolDecision>): Promise<PreToolDecision>
+    /** Around-dispatch waterfall (timeouts, retries, metrics). Wrappers may replace only `execution.signal`. */
+    'tools/execute'(
+      execution: ToolDispatchExecution,
+      next: () => Promise<ToolExecutionResult>,
+    ): Promise<ToolExecutionResult>
+    /** Waterfall over the normalized result: accept (optionally replacing content or value) or block. */
+    'tools/post-execute'(
+      execution: ToolExecution,
+      result: ToolExecutionResult,
+      next: () => Promise<PostToolDecision>,
+    ): Promise<PostToolDecision>
+    /** Observe-only notification of the final, frozen result. */
+    'tools/result'(execution: ToolExecution, result: ToolExecutionResult): void
+    /** Shared-state notification: the registry's contents changed (register, dispose, restrict, presentAs). */
+    'tools/changed'(): void
+    /** Waterfall over the registry's prompt contribution; the returned assembly is authoritative. */
+    'system-prompt/assemble'(assembly: ToolAssembly, options: AssembleOptions, next: () => ToolAssembly): ToolAssembly
+  }
+}

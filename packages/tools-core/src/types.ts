@@ -1,0 +1,354 @@
+/**
+ * Public types of @dsh/tools-core. This module holds types only; behaviour lives in the
+ * modules named after what they export. It is the contract every other dsh-tools package
+ * codes against, so change it deliberately.
+ */
+import type { JsonSchemaNode, JsonValue, ObjectJsonSchema } from '@dsh/tools-schema'
+
+// ───────────────────────────── identity and scopes ─────────────────────────────
+
+/** The key of an agent scope (see `createScope`). Absent means the global layer. */
+export type ScopeKey = string
+
+/** How the registry shows tools to the model: native function definitions, Code Mode, or both. */
+export type ToolPresentationMode = 'native' | 'code' | 'both'
+
+declare const toolExecutionTokenBrand: unique symbol
+
+/**
+ * Opaque identity of one execution, minted by the registry as a fresh `Symbol`. It supports
+ * only equality; it never crosses the model, log or worker boundary. A nested call passes the
+ * outer token as `parent`.
+ */
+export type ToolExecutionToken = symbol & { readonly [toolExecutionTokenBrand]: true }
+
+// ─────────────────────────────────── content ───────────────────────────────────
+
+/** A text part of model-facing content. */
+export interface TextContentPart {
+  readonly type: 'text'
+  readonly text: string
+}
+
+/** An image part of model-facing content; `data` is base64. */
+export interface ImageContentPart {
+  readonly type: 'image'
+  readonly mediaType: string
+  readonly data: string
+}
+
+/** One part of the content a tool result shows the model. */
+export type ContentPart = TextContentPart | ImageContentPart
+
+/** Model-facing content of a result: exactly what `output.render(args, value)` returns. */
+export type ToolContent = readonly ContentPart[]
+
+/**
+ * A context message deferred to the loop: appended after the tool's result (FIFO), never
+ * injected immediately. `source` names the plugin or tool that produced it.
+ */
+export interface AdditionalContext {
+  readonly source: string
+  readonly text: string
+  readonly meta?: JsonValue
+}
+
+// ────────────────────────────────── executions ─────────────────────────────────
+
+/** The caller's description of one tool call. `signal` is required and caller-owned. */
+export interface ToolExecutionInput {
+  readonly callId: string
+  readonly name: string
+  /** Raw model arguments; snapshotted losslessly at entry (a lossy value is `INVALID_ARGS`). */
+  readonly arguments: unknown
+  readonly signal: AbortSignal
+  /** The calling agent's scope key; absent for a global call. */
+  readonly agent?: ScopeKey
+  /** The outer execution's token, for calls made from inside another tool (Code Mode). */
+  readonly parent?: ToolExecutionToken
+}
+
+/** The frozen pipeline view of one call. Arguments are a deep-frozen lossless snapshot. */
+export interface ToolExecution {
+  readonly token: ToolExecutionToken
+  readonly callId: string
+  readonly name: string
+  readonly arguments: JsonValue
+  readonly signal: AbortSignal
+  readonly agent?: ScopeKey
+  readonly parent?: ToolExecutionToken
+}
+
+/**
+ * The view `tools/execute` wrappers get: identical to {@link ToolExecution} except that
+ * `signal` may be replaced (and must be restored) by the wrapper. Nothing else is writable.
+ */
+export interface ToolDispatchExecution extends Omit<ToolExecution, 'signal'> {
+  signal: AbortSignal
+}
+
+/** What a tool body receives: the execution plus `deferContext`. */
+export interface ToolRunContext extends ToolExecution {
+  /**
+   * Defer a context to the moment this tool's final result reaches the loop. Kept even if
+   * the body later throws or is aborted; dropped only when post-execute blocks.
+   */
+  deferContext(context: AdditionalContext): void
+}
+
+// ─────────────────────────────────── results ───────────────────────────────────
+
+/** Internal identity of a failure: the error class name and its code. */
+export interface ToolFailureInfo {
+  readonly name: string
+  readonly code: string
+}
+
+/** A successful result. `value` is the canonical, validated, deep-frozen output value. */
+export interface ToolSuccess {
+  readonly isError: false
+  readonly value: JsonValue
+  readonly content: ToolContent
+  readonly meta?: JsonValue
+  readonly additionalContexts?: readonly AdditionalContext[]
+}
+
+/** A failed result. It carries no value; content is `[{ type: 'text', text: 'Error: <message>' }]`. */
+export interface ToolFailure {
+  readonly isError: true
+  readonly error: { readonly message: string; readonly info?: ToolFailureInfo }
+  readonly content: ToolContent
+  readonly meta?: JsonValue
+  readonly additionalContexts?: readonly AdditionalContext[]
+}
+
+/** The discriminated, execution-local result of `execute`. */
+export type ToolExecutionResult = ToolSuccess | ToolFailure
+
+/**
+ * The durable part of a result that a UI keeps and replays: no canonical value. Presenters
+ * receive this shape so live rendering and log replay agree.
+ */
+export interface ToolResultRecord {
+  readonly isError: boolean
+  readonly content: ToolContent
+  readonly error?: { readonly message: string; readonly info?: ToolFailureInfo }
+}
+
+// ────────────────────────────────── decisions ──────────────────────────────────
+
+/** The outcome of the `tools/pre-execute` gate. There is deliberately no argument rewriting. */
+export type PreToolDecision =
+  | { readonly kind: 'allow' }
+  | { readonly kind: 'deny'; readonly reason: string }
+  | { readonly kind: 'ask'; readonly reason?: string }
+
+/**
+ * The outcome of `tools/post-execute`. `accept` may replace `content` or `value` (never both)
+ * and may add contexts; `block` turns the result into a valueless failure with `feedback`.
+ */
+export type PostToolDecision =
+  | {
+      readonly kind: 'accept'
+      readonly content?: ToolContent
+      readonly value?: JsonValue
+      readonly additionalContexts?: readonly AdditionalContext[]
+    }
+  | { readonly kind: 'block'; readonly feedback: string; readonly additionalContexts?: readonly AdditionalContext[] }
+
+/** A monotonic synchronous guard: a string denies with that reason, `undefined` keeps the decision. */
+export type ToolGuard = (execution: ToolExecution) => string | undefined
+
+/** The approval seam, looked up as `ctx.get('approval')` (duck-typed). Absent → `ask` degrades to deny. */
+export interface ApprovalService {
+  request(execution: ToolExecution, reason: string | undefined): Promise<{ approved: boolean; reason?: string }>
+}
+
+// ───────────────────────────────── presentation ────────────────────────────────
+
+/** A file location a card may link to. `line` is 1-based. */
+export interface ToolLocation {
+  readonly path: string
+  readonly line?: number
+}
+
+/** One file's change in a diff card, as a unified patch. */
+export interface FileDiff {
+  readonly path: string
+  readonly patch: string
+  readonly added: number
+  readonly removed: number
+}
+
+/** How a UI renders a call, chosen by the tool. `undefined` from a presenter means generic. */
+export type ToolCallView =
+  | {
+      readonly card: 'generic'
+      readonly title: string
+      readonly kind?: string
+      readonly rawInput?: JsonValue
+      readonly content?: string
+      readonly locations?: readonly ToolLocation[]
+    }
+  | { readonly card: 'terminal'; readonly title: string; readonly description?: string; readonly cwd?: string }
+  | { readonly card: 'diff'; readonly title: string; readonly diffs: readonly FileDiff[]; readonly locations?: readonly ToolLocation[] }
+
+/** One numbered line of a read card. */
+export interface NumberedLine {
+  readonly number: number
+  readonly text: string
+}
+
+/** Matches of one file in a grep-style search card. */
+export interface SearchFileMatches {
+  readonly path: string
+  readonly matches: readonly NumberedLine[]
+}
+
+/** How a UI renders a result, chosen by the tool. */
+export type ToolResultView =
+  | { readonly card: 'generic'; readonly title?: string; readonly content?: string }
+  | {
+      readonly card: 'terminal'
+      readonly title?: string
+      readonly output?: string
+      readonly exitCode?: number | null
+      readonly signal?: string | null
+    }
+  | { readonly card: 'diff'; readonly title?: string; readonly diffs: readonly FileDiff[] }
+  | {
+      readonly card: 'search'
+      readonly shape: 'matches'
+      readonly title?: string
+      readonly truncated: boolean
+      readonly total: number
+      readonly files: readonly SearchFileMatches[]
+    }
+  | {
+      readonly card: 'search'
+      readonly shape: 'paths'
+      readonly title?: string
+      readonly truncated: boolean
+      readonly total: number
+      readonly paths: readonly string[]
+    }
+  | {
+      readonly card: 'read'
+      readonly title?: string
+      readonly path: string
+      readonly offset: number
+      readonly lines: readonly NumberedLine[]
+      readonly totalLines: number
+      readonly lang?: string
+      readonly content?: string
+    }
+  | {
+      readonly card: 'web'
+      readonly kind: 'search'
+      readonly title?: string
+      readonly results: readonly { readonly title: string; readonly url: string; readonly snippet?: string }[]
+    }
+  | { readonly card: 'web'; readonly kind: 'fetch'; readonly title?: string; readonly url: string; readonly summary?: string }
+
+// ────────────────────────────────── definitions ────────────────────────────────
+
+/** The output declaration every tool must make: the canonical value's schema and its renderer. */
+export interface ToolOutputDeclaration<A = any, V extends JsonValue = JsonValue> {
+  readonly schema: JsonSchemaNode
+  render(args: A, value: V): ToolContent
+  /** JSON meta persisted with a top-level result and handed back to `presentResult`. */
+  presentationMeta?(args: A, value: V): JsonValue
+}
+
+/** What `schemas()` reports for one tool: everything but behaviour. */
+export interface ToolSchema {
+  readonly name: string
+  readonly description: string
+  readonly parameters: ObjectJsonSchema
+  readonly outputSchema: JsonSchemaNode
+}
+
+/**
+ * A trusted in-process tool. `defineTool` builds one from the schema DSL with typed `args`
+ * and return value; a raw definition gives compiled JSON Schema directly. The registry
+ * validates arguments against `parameters` before any policy runs.
+ */
+export interface ToolDefinition<A = any, V extends JsonValue = JsonValue> {
+  readonly name: string
+  readonly description: string
+  readonly parameters: ObjectJsonSchema
+  readonly output: ToolOutputDeclaration<A, V>
+  execute(args: A, exec: ToolRunContext): V | Promise<V>
+  /** Synchronous, total; runs exactly once per normalized outcome and may replace only content. */
+  finalizeContent?(exec: ToolExecution, result: ToolExecutionResult): ToolContent | undefined
+  /** Pure and replay-safe; args are soft-validated (a presenter never sees args it cannot handle). */
+  presentCall?(args: A): ToolCallView | undefined
+  /** Pure and replay-safe: gets the durable record and the persisted meta, never the value. */
+  presentResult?(args: A, result: ToolResultRecord, meta: JsonValue | undefined): ToolResultView | undefined
+  /** Cooperative budget in ms, enforced only by a `tools/execute` wrapper (tool-call-timeout-policy). */
+  readonly timeoutMs?: number
+  /** Exactly `true` lets this call's body overlap other parallel calls. */
+  isConcurrencySafe?(args: A): boolean
+}
+
+/** The scheduling class of a call. */
+export type ToolExecutionMode = 'parallel' | 'exclusive'
+
+/** Options of `executeBatch`. */
+export interface ExecuteBatchOptions {
+  /** How many parallel bodies may overlap (integer ≥ 1, default 10). */
+  readonly maxParallel?: number
+  /** Aborts every call of the batch, fused with each input's own signal. */
+  readonly signal?: AbortSignal
+}
+
+// ─────────────────────────────── prompt assembly ───────────────────────────────
+
+/** A native function definition the mode contributes to the model request. */
+export interface NativeToolSpec {
+  readonly name: string
+  readonly description: string
+  readonly parameters: ObjectJsonSchema
+}
+
+/** A section of the system prompt contributed by the registry (e.g. `tools:sdk` at 150). */
+export interface PromptSection {
+  readonly id: string
+  readonly order: number
+  readonly text: string
+}
+
+/** What `assemble()` returns and `system-prompt/assemble` listeners may replace. */
+export interface ToolAssembly {
+  readonly mode: ToolPresentationMode
+  readonly tools: readonly NativeToolSpec[]
+  readonly sections: readonly PromptSection[]
+}
+
+/** Input of `assemble()`. `toolOrder` names tools to put first, in that order. */
+export interface AssembleOptions {
+  readonly agent?: ScopeKey
+  readonly toolOrder?: readonly string[]
+}
+
+/** Filter of `restrict()`: exactly one of `allow` or `deny`, non-empty. */
+export type ToolRestriction = { readonly allow: readonly string[] } | { readonly deny: readonly string[] }
+
+/**
+ * The seam Code Mode plugs into (`ctx.tools.provideCodeMode(provider)`). tools-core owns only
+ * the mode, the reserved name and the code-only gate; the provider owns the transport and
+ * its prompt sections.
+ */
+export interface CodeModeProvider {
+  /** The `run_code` transport. Its name must be `run_code`. */
+  readonly transport: ToolDefinition
+  /**
+   * Sections for one assembly in a non-native mode: `tools:sdk` (order 150) and `tools:code-only`
+   * (text empty in `both`). Throws when the loaded runtime language has no SDK renderer.
+   */
+  sections(input: {
+    readonly agent?: ScopeKey
+    readonly mode: 'code' | 'both'
+    readonly tools: readonly ToolSchema[]
+  }): PromptSection[]
+}
