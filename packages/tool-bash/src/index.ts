@@ -1,1 +1,25 @@
-export {}
+// Public API of @dsh/tool-bash. Explicit named re-exports only; no logic here.
+export { BASH_PARAMETERS, BASH_RESULT_SCHEMA, type BashArgs, type BashResult } from './bash-result'
+export { BASH_TOOL_NAME, createBashTool, effectiveTimeoutMs } from './bash-tool'
+export {
+  BASH_CONFIG_DEFAULTS,
+  type BashConfig,
+  type BashConfigInput,
+  Config,
+  resolveBashConfig,
+} from './config'
+export { buildEnvironment, DEFAULT_ENV_ALLOW_LIST, isAllowedEnvName, isCredentialName } from './environment'
+export { BASH_ERROR_CODES, BashSpawnError } from './errors'
+export { killProcessGroup } from './kill-process-group'
+export { type CapturedOutput, OutputCapture, truncationMarker } from './output-capture'
+export { apply, inject, name } from './plugin'
+export {
+  type BashPresentationMeta,
+  bashPresentationMeta,
+  presentBashCall,
+  presentBashResult,
+  renderBashContent,
+  renderBashText,
+  resolveCallWorkdir,
+} from './present'
+export { type CommandOutcome, type RunCommandOptions, runCommand } from './run-command'

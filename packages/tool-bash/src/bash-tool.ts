@@ -1,0 +1,91 @@
+import { defineTool, ToolArgsError, type ToolDefinition } from '@dsh/tools-core'
+import { BASH_PARAMETERS, BASH_RESULT_SCHEMA, type BashArgs, type BashResult } from './bash-result'
+import type { BashConfig } from './config'
+import { buildEnvironment } from './environment'
+import {
+  bashPresentationMeta,
+  presentBashCall,
+  presentBashResult,
+  renderBashContent,
+  resolveCallWorkdir,
+} from './present'
+import { runCommand } from './run-command'
+
+/** The tool's name, as the model calls it. */
+export const BASH_TOOL_NAME = 'bash'
+
+/**
+ * The effective budget of one call: its `timeoutMs` clamped to `maxTimeoutMs`, or the default.
+ *
+ * @throws {ToolArgsError} when `timeoutMs` is below 1.
+ */
+export function effectiveTimeoutMs(config: BashConfig, timeoutMs: number | undefined): number {
+  if (timeoutMs === undefined) return config.defaultTimeoutMs
+  if (timeoutMs < 1) throw new ToolArgsError([{ path: '$.timeoutMs', message: 'must be at least 1' }])
+  return Math.min(timeoutMs, config.maxTimeoutMs)
+}
+
+const budgetOf = (config: BashConfig, args: BashArgs): number => {
+  try {
+    return effectiveTimeoutMs(config, args.timeoutMs)
+  } catch {
+    return config.defaultTimeoutMs
+  }
+}
+
+/**
+ * Build the `bash` tool definition for a validated config.
+ *
+ * The body runs `bash -c` in its own process group (see `runCommand`). It returns a value for
+ * every run that started — non-zero exit, signal and its own timeout included — and throws only
+ * when nothing could be started (`BashSpawnError`) or the arguments are out of range. When the
+ * caller's signal aborts, the group is killed and the body still returns once the shell has
+ * exited; the registry then reports `ABORTED`. The definition declares `timeoutMs =
+ * maxTimeoutMs`, so `@dsh/tool-call-timeout-policy` enforces the ceiling as `TOOL_TIMEOUT`.
+ *
+ * @param config — the resolved plugin config.
+ */
+export function createBashTool(config: BashConfig): ToolDefinition<BashArgs> {
+  const description = [
+    'Run a bash command (`bash -c`) and return its stdout, stderr and exit code.',
+    `Runs in ${config.workdir} unless \`workdir\` is given; stdin is closed; only allow-listed environment variables are set.`,
+    `Default budget ${config.defaultTimeoutMs}ms, at most ${config.maxTimeoutMs}ms; on expiry the whole process group is killed.`,
+    `Output is capped at ${config.maxStdoutBytes} bytes (stdout) and ${config.maxStderrBytes} bytes (stderr); the middle is dropped with a marker.`,
+    'Background jobs do not outlive the call.',
+  ].join(' ')
+  return defineTool({
+    name: BASH_TOOL_NAME,
+    description,
+    parameters: BASH_PARAMETERS,
+    timeoutMs: config.maxTimeoutMs,
+    isConcurrencySafe: () => false,
+    output: {
+      schema: BASH_RESULT_SCHEMA,
+      render: (args, value) => renderBashContent(value, budgetOf(config, args)),
+      presentationMeta: (_args, value) => ({ ...bashPresentationMeta(value) }),
+    },
+    presentCall: (args) => presentBashCall(args, config.workdir),
+    presentResult: (args, record, meta) => presentBashResult(args, record, meta),
+    async execute(args, exec) {
+      const outcome = await runCommand({
+        command: args.command,
+        cwd: resolveCallWorkdir(config.workdir, args.workdir),
+        env: buildEnvironment(process.env, config.envAllowList, config.env),
+        signal: exec.signal,
+        timeoutMs: effectiveTimeoutMs(config, args.timeoutMs),
+        killGraceMs: config.killGraceMs,
+        maxStdoutBytes: config.maxStdoutBytes,
+        maxStderrBytes: config.maxStderrBytes,
+      })
+      const value: BashResult = {
+        stdout: outcome.stdout,
+        stderr: outcome.stderr,
+        exitCode: outcome.exitCode,
+        signal: outcome.signal,
+        truncated: outcome.truncated,
+        timedOut: outcome.timedOut,
+      }
+      return value
+    },
+  })
+}

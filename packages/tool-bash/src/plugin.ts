@@ -1,0 +1,26 @@
+import type { Context } from '@deepseek-ai/cordis'
+import { createBashTool } from './bash-tool'
+import { type BashConfigInput, resolveBashConfig } from './config'
+
+/** The plugin's name (fiber diagnostics). */
+export const name = 'tool-bash'
+
+/** Services the plugin needs: the `ToolRuntime` at `ctx.tools`. */
+export const inject = ['tools']
+
+/**
+ * Register the `bash` tool in the calling context's layer (global, or an agent scope). The
+ * registration ends with the plugin's fiber.
+ *
+ * @param ctx — the plugin context.
+ * @param config — the (cordis-validated) config; validated again here, so a direct call is safe too.
+ */
+export function apply(ctx: Context, config?: BashConfigInput): void {
+  const resolved = resolveBashConfig(config)
+  if (resolved.issues) {
+    throw new TypeError(
+      `invalid tool-bash config: ${resolved.issues.map((i) => `${i.path?.join('.') ?? ''} ${i.message}`).join('; ')}`,
+    )
+  }
+  ctx.tools.register(createBashTool(resolved.value))
+}

@@ -1,0 +1,163 @@
+import { spawn } from 'node:child_process'
+import { stat } from 'node:fs/promises'
+import { BashSpawnError } from './errors'
+import { killProcessGroup } from './kill-process-group'
+import { OutputCapture } from './output-capture'
+
+/** Everything {@link runCommand} needs to run one shell command. */
+export interface RunCommandOptions {
+  /** The script passed to `bash -c`. */
+  readonly command: string
+  /** Absolute working directory; it must exist. */
+  readonly cwd: string
+  /** The complete child environment (nothing else is inherited). */
+  readonly env: Readonly<Record<string, string>>
+  /** Aborting kills the process group; the promise still settles only after exit. */
+  readonly signal: AbortSignal
+  /** The command's own budget: on expiry the group is killed and `timedOut` is set. */
+  readonly timeoutMs: number
+  /** Delay between SIGTERM and SIGKILL to the group. */
+  readonly killGraceMs: number
+  /** Byte cap of captured stdout. */
+  readonly maxStdoutBytes: number
+  /** Byte cap of captured stderr. */
+  readonly maxStderrBytes: number
+  /** The shell executable (default `bash`). */
+  readonly shell?: string
+}
+
+/** How a command ended. Produced only after the shell has exited and its pipes have closed. */
+export interface CommandOutcome {
+  readonly stdout: string
+  readonly stderr: string
+  /** The exit code, or `null` when the shell was ended by a signal (or never started). */
+  readonly exitCode: number | null
+  /** The signal that ended the shell, or `null`. */
+  readonly signal: NodeJS.Signals | null
+  /** Whether stdout or stderr lost bytes to the caps (the text carries a marker). */
+  readonly truncated: boolean
+  /** The command's own `timeoutMs` expired and the group was killed. */
+  readonly timedOut: boolean
+  /** `signal` aborted while the command ran (or before it started); the group was killed. */
+  readonly aborted: boolean
+}
+
+/**
+ * Run `bash -c <command>` as the leader of a new process group, with stdin closed and both
+ * output streams captured under their caps.
+ *
+ * Termination — on abort, on the command's own timeout, and after the shell exits while
+ * background jobs of its group are still alive — sends SIGTERM to the whole group, then
+ * SIGKILL after `killGraceMs`. If a process that escaped the group still holds the pipes open
+ * another `killGraceMs` later, the pipes are closed from our side. The promise settles on the
+ * child's `close` event: never while the shell is still running.
+ *
+ * @throws {BashSpawnError} when the working directory is missing or the shell cannot start.
+ */
+export async function runCommand(options: RunCommandOptions): Promise<CommandOutcome> {
+  await assertDirectory(options.cwd)
+  if (options.signal.aborted) {
+    return {
+      stdout: '',
+      stderr: '',
+      exitCode: null,
+      signal: null,
+      truncated: false,
+      timedOut: false,
+      aborted: true,
+    }
+  }
+  const child = spawn(options.shell ?? 'bash', ['-c', options.command], {
+    cwd: options.cwd,
+    env: options.env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const stdout = new OutputCapture(options.maxStdoutBytes)
+  const stderr = new OutputCapture(options.maxStderrBytes)
+  child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk))
+  child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk))
+
+  return new Promise<CommandOutcome>((resolve, reject) => {
+    let timedOut = false
+    let aborted = false
+    let terminating = false
+    let exited = false
+    const timers: NodeJS.Timeout[] = []
+
+    const terminate = () => {
+      if (terminating || child.pid === undefined) return
+      terminating = true
+      if (!killProcessGroup(child.pid, 'SIGTERM')) return
+      const pid = child.pid
+      timers.push(
+        setTimeout(() => {
+          killProcessGroup(pid, 'SIGKILL')
+          timers.push(
+            setTimeout(() => {
+              child.stdout.destroy()
+              child.stderr.destroy()
+            }, options.killGraceMs),
+          )
+        }, options.killGraceMs),
+      )
+    }
+    const onAbort = () => {
+      if (exited) return
+      aborted = true
+      terminate()
+    }
+    const cleanup = () => {
+      for (const timer of timers) clearTimeout(timer)
+      options.signal.removeEventListener('abort', onAbort)
+    }
+
+    child.once('error', (error) => {
+      if (child.pid !== undefined) return // a kill failure after start; 'close' still follows
+      cleanup()
+      reject(
+        new BashSpawnError(`failed to start ${options.shell ?? 'bash'}: ${error.message}`, { cause: error }),
+      )
+    })
+    child.once('spawn', () => {
+      options.signal.addEventListener('abort', onAbort, { once: true })
+      if (options.signal.aborted) onAbort()
+      timers.push(
+        setTimeout(() => {
+          if (exited) return
+          timedOut = true
+          terminate()
+        }, options.timeoutMs),
+      )
+    })
+    // The leader exited: reap whatever it left running in its group.
+    child.once('exit', () => {
+      exited = true
+      terminate()
+    })
+    child.once('close', (exitCode: number | null, signal: NodeJS.Signals | null) => {
+      cleanup()
+      const out = stdout.finish()
+      const err = stderr.finish()
+      resolve({
+        stdout: out.text,
+        stderr: err.text,
+        exitCode,
+        signal,
+        truncated: out.droppedBytes > 0 || err.droppedBytes > 0,
+        timedOut,
+        aborted,
+      })
+    })
+  })
+}
+
+async function assertDirectory(path: string): Promise<void> {
+  try {
+    if (!(await stat(path)).isDirectory())
+      throw new BashSpawnError(`working directory is not a directory: ${path}`)
+  } catch (error) {
+    if (error instanceof BashSpawnError) throw error
+    throw new BashSpawnError(`working directory does not exist: ${path}`, { cause: error })
+  }
+}

@@ -1,0 +1,111 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { BashSpawnError } from '../src/errors'
+import { type RunCommandOptions, runCommand } from '../src/run-command'
+import { isAlive, readPids, waitFor } from './helpers'
+
+let dir: string
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'dsh-bash-run-'))
+})
+afterEach(() => rmSync(dir, { recursive: true, force: true }))
+
+const run = (command: string, options: Partial<RunCommandOptions> = {}) =>
+  runCommand({
+    command,
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    signal: new AbortController().signal,
+    timeoutMs: 20_000,
+    killGraceMs: 200,
+    maxStdoutBytes: 1024,
+    maxStderrBytes: 1024,
+    ...options,
+  })
+
+describe('runCommand', () => {
+  it('captures stdout, stderr and the exit code', async () => {
+    const outcome = await run('echo out; echo err >&2; exit 3')
+    expect(outcome).toEqual({
+      stdout: 'out\n',
+      stderr: 'err\n',
+      exitCode: 3,
+      signal: null,
+      truncated: false,
+      timedOut: false,
+      aborted: false,
+    })
+  })
+
+  it('runs in the given working directory with exactly the given environment', async () => {
+    const outcome = await run('pwd; echo "$ONLY"; env | wc -l', { env: { ONLY: 'yes' } })
+    expect(outcome.stdout.split('\n').slice(0, 2)).toEqual([dir, 'yes'])
+  })
+
+  it('a missing working directory is a BashSpawnError and nothing runs', async () => {
+    await expect(run('echo hi', { cwd: join(dir, 'missing') })).rejects.toBeInstanceOf(BashSpawnError)
+  })
+
+  it('a missing shell is a BashSpawnError', async () => {
+    await expect(run('echo hi', { shell: join(dir, 'no-such-shell') })).rejects.toThrow(/failed to start/)
+  })
+
+  it('caps output and marks the truncation', async () => {
+    const outcome = await run('head -c 5000 /dev/zero | tr "\\0" x', { maxStdoutBytes: 100 })
+    expect(outcome.truncated).toBe(true)
+    expect(outcome.stdout).toContain('[… 4900 bytes truncated …]')
+  })
+
+  it('abort kills the whole process group and settles only after exit', async () => {
+    const pidFile = join(dir, 'pids')
+    const controller = new AbortController()
+    const pending = run(`sleep 100 & echo $! >> ${pidFile}; sleep 100 & echo $! >> ${pidFile}; wait`, {
+      signal: controller.signal,
+    })
+    const pids = await waitFor(() => readPids(pidFile, 2), 'background children')
+    controller.abort()
+    const outcome = await pending
+    expect(outcome.aborted).toBe(true)
+    expect(outcome.signal).toBe('SIGTERM')
+    expect(pids.filter(isAlive)).toEqual([])
+  })
+
+  it('its own timeout kills the group and says so', async () => {
+    const pidFile = join(dir, 'pids')
+    const outcome = await run(`sleep 100 & echo $! >> ${pidFile}; wait`, { timeoutMs: 300 })
+    expect(outcome).toMatchObject({ timedOut: true, exitCode: null, signal: 'SIGTERM' })
+    expect(readPids(pidFile, 1)!.filter(isAlive)).toEqual([])
+  })
+
+  it('a child ignoring SIGTERM is killed with SIGKILL after the grace', async () => {
+    const pidFile = join(dir, 'pids')
+    const controller = new AbortController()
+    const pending = run(
+      `bash -c 'trap "" TERM; echo $$ >> ${pidFile}; while :; do sleep 0.05; done' & wait`,
+      {
+        signal: controller.signal,
+      },
+    )
+    const pids = await waitFor(() => readPids(pidFile, 1), 'stubborn child')
+    controller.abort()
+    await pending
+    expect(pids.filter(isAlive)).toEqual([])
+  })
+
+  it('background jobs left behind by a finished command do not survive it', async () => {
+    const pidFile = join(dir, 'pids')
+    const outcome = await run(`sleep 100 & echo $! >> ${pidFile}; echo done`)
+    expect(outcome).toMatchObject({ stdout: 'done\n', exitCode: 0, timedOut: false })
+    expect(readPids(pidFile, 1)!.filter(isAlive)).toEqual([])
+  })
+
+  it('an already-aborted signal starts nothing', async () => {
+    const controller = new AbortController()
+    controller.abort()
+    const outcome = await run(`touch ${join(dir, 'ran')}`, { signal: controller.signal })
+    expect(outcome.aborted).toBe(true)
+    await expect(import('node:fs/promises').then((fs) => fs.access(join(dir, 'ran')))).rejects.toThrow()
+  })
+})
