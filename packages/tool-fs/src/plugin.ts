@@ -1,0 +1,41 @@
+import type { Context } from '@deepseek-ai/cordis'
+import type { ToolDefinition } from '@dsh/tools-core'
+import { type FsToolsConfig, type FsToolsConfigInput, resolveFsToolsConfig } from './config'
+import { createFsToolContext } from './fs-tool-context'
+import { createEditTool } from './tools/edit-tool'
+import { createGlobTool } from './tools/glob-tool'
+import { createGrepTool } from './tools/grep-tool'
+import { createReadTool } from './tools/read-tool'
+import { createWriteTool } from './tools/write-tool'
+
+/** The cordis plugin name. */
+export const name = 'tool-fs'
+
+/** Services the plugin needs: the `ToolRuntime` at `ctx.tools`. */
+export const inject = ['tools']
+
+/**
+ * Build the five fs tool definitions (`read`, `write`, `edit`, `glob`, `grep`) sharing one
+ * path guard and read tracker — for hosts that register tools themselves.
+ * @throws {FsToolError} `INVALID_CONFIG` when a root does not exist.
+ */
+export function createFsTools(config: FsToolsConfig): ToolDefinition[] {
+  const context = createFsToolContext(config)
+  return [
+    createReadTool(context),
+    createWriteTool(context),
+    createEditTool(context),
+    createGlobTool(context),
+    createGrepTool(context),
+  ]
+}
+
+/**
+ * Register the fs tools with `ctx.tools`; registrations end with the plugin's fiber. cordis
+ * has already validated `config` through {@link Config}; validating again here is idempotent
+ * and keeps a direct `apply()` call (or a partial config type) safe.
+ * @throws {FsToolError} `INVALID_CONFIG` for an invalid config or a missing root.
+ */
+export function apply(ctx: Context, config?: FsToolsConfigInput): void {
+  for (const definition of createFsTools(resolveFsToolsConfig(config))) ctx.tools.register(definition)
+}
