@@ -1,0 +1,57 @@
+/**
+ * The wire protocol between the host and a run worker. Messages are small objects carried by
+ * structured clone; call and reply batches are flat arrays to keep per-call allocation low.
+ *
+ * worker → host: `{ k: 'ready' }` once booted; `{ k: 'log', l }` per console line, posted
+ * immediately; `{ k: 'calls', c: [id, name, args, …] }` per microtask batch of binding calls;
+ * `{ k: 'done', s, v? }` once, with `s` a {@link DoneStatus}.
+ *
+ * host → worker: `{ k: 'run', code, names, limit }` once; `{ k: 'res', r: [id, status, a, b, …] }`
+ * per batch of settled calls, with `status` a {@link ReplyStatus}.
+ */
+
+/** How a run ended, as the worker reports it. */
+export const DoneStatus = {
+  OK: 0,
+  EXCEPTION: 1,
+  INVALID_OUTPUT: 2,
+  OUTPUT_LIMIT: 3,
+} as const
+
+/** One of the {@link DoneStatus} values. */
+export type DoneStatus = (typeof DoneStatus)[keyof typeof DoneStatus]
+
+/** How a binding call settled: `a` is a primitive value, JSON text, or (for errors) the tool name with `b` the message. */
+export const ReplyStatus = {
+  PRIMITIVE: 0,
+  JSON_TEXT: 1,
+  ERROR: 2,
+} as const
+
+/** One of the {@link ReplyStatus} values. */
+export type ReplyStatus = (typeof ReplyStatus)[keyof typeof ReplyStatus]
+
+/** One binding call, as rebuilt by the host-side validator. */
+export interface WorkerCall {
+  readonly id: number
+  readonly name: string
+  readonly args: unknown
+}
+
+/** An inbound message after validation: a fresh object holding only checked fields. */
+export type WorkerMessage =
+  | { readonly kind: 'ready' }
+  | { readonly kind: 'log'; readonly line: string }
+  | { readonly kind: 'calls'; readonly calls: readonly WorkerCall[] }
+  | { readonly kind: 'done'; readonly status: DoneStatus; readonly payload: string | undefined }
+
+/** The message that starts a run. */
+export interface RunMessage {
+  readonly k: 'run'
+  /** Type-stripped program, already wrapped as an async arrow function expression. */
+  readonly code: string
+  /** JSON text of the allowed binding names. */
+  readonly names: string
+  /** `maxOutputBytes`, enforced early in the worker and again on the host. */
+  readonly limit: number
+}

@@ -1,0 +1,77 @@
+/**
+ * Collects settled binding calls and sends them to the worker in one message per microtask
+ * turn: a `Promise.all` of many calls costs a handful of messages, a sequential call one.
+ */
+import { ReplyStatus } from '../protocol/messages'
+
+/** Batches `[id, status, a, b]` reply quadruples; only primitives ever enter a batch. */
+export class ReplyBatcher {
+  readonly #send: (batch: unknown[]) => void
+  #batch: unknown[] = []
+  #queued = false
+
+  constructor(send: (batch: unknown[]) => void) {
+    this.#send = send
+  }
+
+  /** Queue a successful call: primitives travel as they are, anything else as JSON text. */
+  value(id: number, toolName: string, value: unknown): void {
+    if (value === null || value === undefined) {
+      this.#push(id, ReplyStatus.PRIMITIVE, null, null)
+      return
+    }
+    switch (typeof value) {
+      case 'string':
+      case 'boolean':
+        this.#push(id, ReplyStatus.PRIMITIVE, value, null)
+        return
+      case 'number':
+        if (Number.isFinite(value)) {
+          this.#push(id, ReplyStatus.PRIMITIVE, value, null)
+          return
+        }
+        break
+      case 'object': {
+        let text: string | undefined
+        try {
+          text = JSON.stringify(value)
+        } catch {
+          text = undefined
+        }
+        if (typeof text === 'string') {
+          this.#push(id, ReplyStatus.JSON_TEXT, text, null)
+          return
+        }
+        break
+      }
+    }
+    this.#push(id, ReplyStatus.ERROR, toolName, `${toolName} returned a value that is not JSON`)
+  }
+
+  /** Queue a failed call, forwarding only the error's `toolName` and `message`. */
+  error(id: number, toolName: string, error: unknown): void {
+    let name = toolName
+    let message = 'tool call failed'
+    try {
+      const record = error as { toolName?: unknown; message?: unknown } | null
+      if (typeof record?.toolName === 'string') name = record.toolName
+      message = typeof record?.message === 'string' ? record.message : String(error)
+    } catch {
+      // Keep the defaults for an error that cannot be read.
+    }
+    this.#push(id, ReplyStatus.ERROR, name, message)
+  }
+
+  #push(id: number, status: number, a: unknown, b: unknown): void {
+    this.#batch.push(id, status, a, b)
+    if (this.#queued) return
+    this.#queued = true
+    queueMicrotask(() => {
+      this.#queued = false
+      const batch = this.#batch
+      if (batch.length === 0) return
+      this.#batch = []
+      this.#send(batch)
+    })
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * The host side of one run on one fresh worker: sends the program, forwards binding calls to
+ * `host.call`, streams logs, enforces the budgets, and settles only after the worker exited.
+ */
+import type { CodeRunFailureKind, CodeRunHost, CodeRunOutcome } from '@dsh/tools-codemode'
+import { describeWorkerError, type WorkerHandle } from '../pool/worker-handle'
+import { DoneStatus, type RunMessage, type WorkerCall } from '../protocol/messages'
+import { type MessageCursor, parseWorkerMessage } from '../protocol/parse-worker-message'
+import type { JsonValue, ResolvedWorkerThreadRuntimeConfig } from '../types'
+import { startBudgetWatchdog } from './budget-watchdog'
+import { ReplyBatcher } from './reply-batcher'
+
+/** What one run needs besides its worker. */
+export interface RunSessionInput {
+  /** The type-stripped program, wrapped as an async arrow function expression. */
+  readonly source: string
+  readonly toolNames: readonly string[]
+  readonly host: CodeRunHost
+  readonly config: ResolvedWorkerThreadRuntimeConfig
+  /** Aborted when the runtime is disposed: the run ends as `abort`. */
+  readonly shutdown: AbortSignal
+}
+
+const failureKindByStatus: Record<number, CodeRunFailureKind> = {
+  [DoneStatus.EXCEPTION]: 'exception',
+  [DoneStatus.INVALID_OUTPUT]: 'invalid-output',
+  [DoneStatus.OUTPUT_LIMIT]: 'output-limit',
+}
+
+/**
+ * Run a program on `handle` (already booted). Resolves once the outcome is known and the
+ * worker has exited; never rejects.
+ */
+export function runSession(handle: WorkerHandle, input: RunSessionInput): Promise<CodeRunOutcome> {
+  const { worker } = handle
+  const { host, config } = input
+  const logs: string[] = []
+  const cursor: MessageCursor = { nextCallId: 1, allowed: new Set(input.toolNames) }
+  let outputBytes = 0
+  let settled = false
+  let lastError: unknown
+  let stopBudget = (): void => {}
+  let resolveOutcome: (outcome: CodeRunOutcome) => void = () => {}
+  const outcome = new Promise<CodeRunOutcome>((resolve) => {
+    resolveOutcome = resolve
+  })
+  const replies = new ReplyBatcher((batch) => {
+    if (!settled) worker.postMessage({ k: 'res', r: batch })
+  })
+
+  const settle = (result: CodeRunOutcome): void => {
+    if (settled) return
+    settled = true
+    stopBudget()
+    host.signal.removeEventListener('abort', onAbort)
+    input.shutdown.removeEventListener('abort', onShutdown)
+    worker.off('message', onMessage)
+    worker.off('error', onError)
+    worker.off('exit', onExit)
+    if (!handle.hasExited()) void worker.terminate().catch(() => {})
+    void handle.exited.then(() => resolveOutcome(result))
+  }
+  const fail = (kind: CodeRunFailureKind, message: string): void => settle({ ok: false, kind, message, logs })
+  const overLimit = (extra: number): boolean => outputBytes + extra > config.maxOutputBytes
+  const limitMessage = (what: string) => `${what} exceeded maxOutputBytes (${config.maxOutputBytes} bytes)`
+
+  const onLog = (line: string): void => {
+    const size = Buffer.byteLength(line, 'utf8')
+    if (overLimit(size)) {
+      fail('output-limit', limitMessage('output'))
+      return
+    }
+    outputBytes += size
+    logs.push(line)
+    try {
+      host.onLog?.(line)
+    } catch {
+      // A failing log sink must not break the run.
+    }
+  }
+
+  const dispatch = (call: WorkerCall): void => {
+    let pending: Promise<JsonValue>
+    try {
+      pending = host.call(call.name, call.args as JsonValue)
+    } catch (error) {
+      pending = Promise.reject(error)
+    }
+    pending.then(
+      (value) => {
+        if (!settled) replies.value(call.id, call.name, value)
+      },
+      (error: unknown) => {
+        if (!settled) replies.error(call.id, call.name, error)
+      },
+    )
+  }
+
+  const onDone = (status: DoneStatus, payload: string | undefined): void => {
+    const size = payload === undefined ? 0 : Buffer.byteLength(payload, 'utf8')
+    if (overLimit(size)) {
+      fail('output-limit', limitMessage(status === DoneStatus.OK ? 'result' : 'failure message'))
+      return
+    }
+    if (status !== DoneStatus.OK) {
+      fail(failureKindByStatus[status] ?? 'exception', payload ?? 'the run failed')
+      return
+    }
+    if (payload === undefined) {
+      settle({ ok: true, logs })
+      return
+    }
+    let result: JsonValue
+    try {
+      result = JSON.parse(payload) as JsonValue
+    } catch {
+      fail('invalid-output', 'the result is not valid JSON text')
+      return
+    }
+    settle({ ok: true, logs, result })
+  }
+
+  function onMessage(raw: unknown): void {
+    if (settled) return
+    const parsed = parseWorkerMessage(raw, cursor)
+    if (!parsed.ok) {
+      fail('invalid-output', `protocol violation: ${parsed.reason}`)
+      return
+    }
+    const message = parsed.message
+    switch (message.kind) {
+      case 'log':
+        onLog(message.line)
+        return
+      case 'calls':
+        for (const call of message.calls) dispatch(call)
+        return
+      case 'done':
+        onDone(message.status, message.payload)
+        return
+      case 'ready':
+        fail('invalid-output', 'protocol violation: unexpected ready message')
+        return
+    }
+  }
+  function onError(error: unknown): void {
+    lastError = error
+  }
+  function onExit(code: number): void {
+    const reason = lastError ?? handle.lastError()
+    fail(
+      'worker-exit',
+      reason === undefined
+        ? `the worker exited unexpectedly (code ${code})`
+        : describeWorkerError(reason, { maxOldGenerationSizeMb: config.maxOldGenerationSizeMb }),
+    )
+  }
+  function onAbort(): void {
+    fail('abort', 'the run was aborted')
+  }
+  function onShutdown(): void {
+    fail('abort', 'the code runtime was disposed')
+  }
+
+  if (host.signal.aborted || input.shutdown.aborted) {
+    fail('abort', host.signal.aborted ? 'the run was aborted' : 'the code runtime was disposed')
+    return outcome
+  }
+  if (handle.hasExited()) {
+    onExit(-1)
+    return outcome
+  }
+  host.signal.addEventListener('abort', onAbort, { once: true })
+  input.shutdown.addEventListener('abort', onShutdown, { once: true })
+  worker.on('message', onMessage)
+  worker.on('error', onError)
+  worker.on('exit', onExit)
+  const message: RunMessage = {
+    k: 'run',
+    code: input.source,
+    names: JSON.stringify(input.toolNames),
+    limit: config.maxOutputBytes,
+  }
+  worker.postMessage(message)
+  stopBudget = startBudgetWatchdog(worker, config, (message) => fail('timeout', message))
+  return outcome
+}

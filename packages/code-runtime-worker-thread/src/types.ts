@@ -1,0 +1,57 @@
+/**
+ * Public types of @dsh/code-runtime-worker-thread. Types only; behaviour lives in the modules
+ * named after what they export.
+ */
+import type { CodeRunHost } from '@dsh/tools-codemode'
+
+/** A JSON value as the Code Mode host hands it over (`host.call` resolves to one). */
+export type JsonValue = Awaited<ReturnType<CodeRunHost['call']>>
+
+/**
+ * Configuration of the worker-thread runtime, as a user writes it. Every field is optional;
+ * {@link resolveWorkerThreadRuntimeConfig} validates it and fills in the defaults.
+ */
+export interface WorkerThreadRuntimeConfig {
+  /**
+   * Budget of measured busy time per run, in milliseconds (default 30 000). Only time the
+   * worker's event loop spends running — the program, its microtasks, message handling — counts;
+   * time spent waiting for a tool call does not. Exceeding it ends the run as `timeout`.
+   */
+  readonly computeMs?: number
+  /** Wall-clock budget per run, in milliseconds (default 300 000, at most 2 147 483 647). Exceeding it ends the run as `timeout`. */
+  readonly maxWallMs?: number
+  /**
+   * Cap on the combined UTF-8 size of the program's log lines plus its completion payload
+   * (the JSON text of the result, or the failure message), in bytes (default 64 MiB).
+   * Exceeding it ends the run as `output-limit`.
+   */
+  readonly maxOutputBytes?: number
+  /** V8 old-generation heap cap of each worker, in MiB (default 256, at least 16). Exhausting it ends the run as `worker-exit`. */
+  readonly maxOldGenerationSizeMb?: number
+  /** How many programs may run at once (default 8). Further runs wait, in order, for a slot. */
+  readonly maxConcurrentRuns?: number
+  /** How many booted, unused workers to keep waiting for a program (default 2; 0 spawns on demand). */
+  readonly warmWorkers?: number
+}
+
+/** A validated {@link WorkerThreadRuntimeConfig} with every default applied. */
+export interface ResolvedWorkerThreadRuntimeConfig {
+  readonly computeMs: number
+  readonly maxWallMs: number
+  readonly maxOutputBytes: number
+  readonly maxOldGenerationSizeMb: number
+  readonly maxConcurrentRuns: number
+  readonly warmWorkers: number
+}
+
+/** A snapshot of the runtime's workers, for monitoring and tests. */
+export interface WorkerRuntimeStats {
+  /** Workers spawned and not yet exited (warm, booting or running). */
+  readonly liveWorkers: number
+  /** Workers currently running a program. */
+  readonly runningWorkers: number
+  /** Booted workers waiting for a program. */
+  readonly warmWorkers: number
+  /** Runs waiting for a concurrency slot. */
+  readonly queuedRuns: number
+}

@@ -1,0 +1,139 @@
+/**
+ * The runtime itself, usable without cordis: type-strips a program, waits for a concurrency
+ * slot, hands the program to a fresh pre-spawned worker and returns its outcome once that
+ * worker has exited.
+ */
+import type { CodeRunHost, CodeRunOutcome, CodeRunRequest, CodeRuntime } from '@dsh/tools-codemode'
+import { checkProgram } from './check-program'
+import { resolveWorkerThreadRuntimeConfig } from './config'
+import { Semaphore } from './pool/semaphore'
+import type { BootResult } from './pool/worker-handle'
+import { WorkerPool } from './pool/worker-pool'
+import { runSession } from './run/run-session'
+import { stripTypeScript, warmTypeStripper } from './strip-types'
+import type {
+  ResolvedWorkerThreadRuntimeConfig,
+  WorkerRuntimeStats,
+  WorkerThreadRuntimeConfig,
+} from './types'
+
+/**
+ * A `CodeRuntime` for TypeScript programs, each run in its own fresh worker thread inside an
+ * authority-free `vm` context. Call {@link WorkerThreadRuntime.dispose} when done with it.
+ */
+export class WorkerThreadRuntime implements CodeRuntime {
+  /** Always `'typescript'`. */
+  readonly language = 'typescript' as const
+  /** The validated configuration in force. */
+  readonly config: ResolvedWorkerThreadRuntimeConfig
+  readonly #pool: WorkerPool
+  readonly #slots: Semaphore
+  readonly #shutdown = new AbortController()
+  readonly #runs = new Set<Promise<unknown>>()
+
+  /** Validate `config` (throws `WorkerRuntimeConfigError`) and start warming workers. */
+  constructor(config?: WorkerThreadRuntimeConfig | null) {
+    this.config = resolveWorkerThreadRuntimeConfig(config)
+    this.#pool = new WorkerPool(
+      { maxOldGenerationSizeMb: this.config.maxOldGenerationSizeMb },
+      this.config.warmWorkers,
+    )
+    this.#slots = new Semaphore(this.config.maxConcurrentRuns)
+    if (this.config.warmWorkers > 0) {
+      this.#pool.fill()
+      setImmediate(warmTypeStripper)
+    }
+  }
+
+  /** Whether {@link dispose} has been called. */
+  get disposed(): boolean {
+    return this.#shutdown.signal.aborted
+  }
+
+  /** Counts of live, running and warm workers and of queued runs. */
+  stats(): WorkerRuntimeStats {
+    return {
+      liveWorkers: this.#pool.live,
+      runningWorkers: this.#pool.running,
+      warmWorkers: this.#pool.warm,
+      queuedRuns: this.#slots.waiting,
+    }
+  }
+
+  /**
+   * Run one program. Never rejects: every failure is an outcome. Settles only after the
+   * program's worker has exited.
+   */
+  run(request: CodeRunRequest, host: CodeRunHost): Promise<CodeRunOutcome> {
+    const run = this.#run(request, host)
+    this.#runs.add(run)
+    void run.finally(() => this.#runs.delete(run))
+    return run
+  }
+
+  /** Stop accepting runs, end running ones as `abort`, and wait until every worker has exited. */
+  async dispose(): Promise<void> {
+    this.#shutdown.abort()
+    this.#slots.close()
+    await Promise.all([this.#pool.dispose(), ...this.#runs])
+    await this.#pool.dispose()
+  }
+
+  async #run(request: CodeRunRequest, host: CodeRunHost): Promise<CodeRunOutcome> {
+    const failure = (kind: 'abort' | 'exception' | 'worker-exit', message: string): CodeRunOutcome => ({
+      ok: false,
+      kind,
+      message,
+      logs: [],
+    })
+    if (this.disposed) return failure('abort', 'the code runtime was disposed')
+    if (host.signal.aborted) return failure('abort', 'the run was aborted')
+    const stripped = stripTypeScript(request.code)
+    if (!stripped.ok) return failure('exception', stripped.message)
+    const refusal = checkProgram(stripped.source)
+    if (refusal !== undefined) return failure('exception', refusal)
+    if (!(await this.#slots.acquire(host.signal))) {
+      return failure('abort', this.disposed ? 'the code runtime was disposed' : 'the run was aborted')
+    }
+    const handle = this.#pool.take()
+    try {
+      const booted = await bootOrAbort(handle.booted, host.signal, this.#shutdown.signal)
+      if (!booted.ok) {
+        await handle.worker.terminate().catch(() => {})
+        await handle.exited
+        if (this.disposed) return failure('abort', 'the code runtime was disposed')
+        if (host.signal.aborted) return failure('abort', 'the run was aborted')
+        return failure('worker-exit', booted.message)
+      }
+      return await runSession(handle, {
+        source: stripped.source,
+        toolNames: request.toolNames,
+        host,
+        config: this.config,
+        shutdown: this.#shutdown.signal,
+      })
+    } finally {
+      this.#pool.release()
+      this.#slots.release()
+    }
+  }
+}
+
+function bootOrAbort(booted: Promise<BootResult>, ...signals: AbortSignal[]): Promise<BootResult> {
+  const aborted: BootResult = { ok: false, message: 'aborted while the worker was booting' }
+  if (signals.some((signal) => signal.aborted)) return Promise.resolve(aborted)
+  return new Promise((resolve) => {
+    const done = (result: BootResult) => {
+      for (const signal of signals) signal.removeEventListener('abort', onAbort)
+      resolve(result)
+    }
+    const onAbort = () => done(aborted)
+    for (const signal of signals) signal.addEventListener('abort', onAbort, { once: true })
+    void booted.then(done)
+  })
+}
+
+/** Create a {@link WorkerThreadRuntime} without cordis (tests, benchmarks, other hosts). */
+export function createWorkerThreadRuntime(config?: WorkerThreadRuntimeConfig | null): WorkerThreadRuntime {
+  return new WorkerThreadRuntime(config)
+}

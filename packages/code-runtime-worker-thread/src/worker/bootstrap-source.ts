@@ -1,0 +1,193 @@
+/**
+ * Source of the worker's privileged side, started with `new Worker(source, { eval: true })` so
+ * it needs no file on disk (it works the same from `src` under vitest and from the tsup bundle).
+ *
+ * It boots a fresh `vm` context with string and wasm code generation disabled, evaluates the
+ * kernel in it, reports `ready`, then waits for exactly one `run` message. Program effects reach
+ * this side only through the kernel's host functions, which accept primitives (and clone the
+ * program's call arguments), return primitives, and never throw into the context. After the
+ * completion message the worker exits by itself; the host terminates it as well.
+ */
+import { KERNEL_SOURCE } from './kernel-source'
+
+const BOOTSTRAP_BODY = `
+const { parentPort } = require('node:worker_threads')
+const vm = require('node:vm')
+const { Buffer } = require('node:buffer')
+
+process.on('unhandledRejection', () => {})
+
+const context = vm.createContext(Object.create(null), {
+  name: 'run_code',
+  codeGeneration: { strings: false, wasm: false },
+})
+const kernel = vm.runInContext(KERNEL_SOURCE, context, { filename: 'run_code:kernel' })(
+  hostCall, hostLog, hostTimer, hostClearTimer, hostDone,
+)
+
+let started = false
+let done = false
+let limit = 0
+let bytes = 0
+let nextCallId = 0
+let outbox = []
+let flushQueued = false
+const timers = new Map()
+
+function post(message) {
+  parentPort.postMessage(message)
+}
+
+function flush() {
+  flushQueued = false
+  if (done || outbox.length === 0) return
+  const calls = outbox
+  outbox = []
+  post({ k: 'calls', c: calls })
+}
+
+function hostCall(name, args) {
+  try {
+    if (done) return 'the run has ended'
+    if (typeof name !== 'string') return 'invalid binding name'
+    let copy
+    try {
+      copy = structuredClone(args)
+    } catch (error) {
+      const reason = error && typeof error.message === 'string' ? error.message : 'value could not be cloned'
+      return 'arguments for ' + name + ' are not JSON-cloneable: ' + reason
+    }
+    const id = ++nextCallId
+    outbox.push(id, name, copy)
+    if (!flushQueued) {
+      flushQueued = true
+      queueMicrotask(flush)
+    }
+    return id
+  } catch {
+    return 'the call could not be sent'
+  }
+}
+
+function hostLog(line) {
+  try {
+    if (done) return
+    const text = typeof line === 'string' ? line : '[unprintable]'
+    bytes += Buffer.byteLength(text, 'utf8')
+    if (bytes > limit) {
+      finishRun(3, 'output exceeded maxOutputBytes (' + limit + ' bytes)')
+      return
+    }
+    post({ k: 'log', l: text })
+  } catch {}
+}
+
+function onTimer(id) {
+  const timer = timers.get(id)
+  if (timer === undefined || done) return
+  if (!timer.repeat) timers.delete(id)
+  kernel.fire(id)
+}
+
+function hostTimer(id, ms, repeat) {
+  try {
+    if (done || typeof id !== 'number' || typeof ms !== 'number') return
+    const handle = repeat === true ? setInterval(onTimer, ms, id) : setTimeout(onTimer, ms, id)
+    timers.set(id, { handle, repeat: repeat === true })
+  } catch {}
+}
+
+function hostClearTimer(id) {
+  try {
+    const timer = timers.get(id)
+    if (timer === undefined) return
+    timers.delete(id)
+    clearTimeout(timer.handle)
+  } catch {}
+}
+
+function hostDone(status, payload) {
+  try {
+    finishRun(status, payload)
+  } catch {}
+}
+
+function finishRun(status, payload) {
+  if (done) return
+  done = true
+  let s = status === 0 || status === 1 || status === 2 || status === 3 ? status : 1
+  let v = typeof payload === 'string' ? payload : s === 0 ? undefined : 'the run failed'
+  if (v !== undefined && bytes + Buffer.byteLength(v, 'utf8') > limit) {
+    s = 3
+    v = (status === 0 ? 'result' : 'failure message') + ' exceeded maxOutputBytes (' + limit + ' bytes)'
+  }
+  post({ k: 'done', s, v })
+  process.exit(0)
+}
+
+function startRun(message) {
+  if (started) return
+  started = true
+  limit = typeof message.limit === 'number' ? message.limit : 0
+  if (typeof message.code !== 'string' || typeof message.names !== 'string') {
+    finishRun(1, 'malformed run request')
+    return
+  }
+  try {
+    kernel.install(message.names)
+  } catch {
+    finishRun(1, 'malformed binding names')
+    return
+  }
+  let script
+  try {
+    script = new vm.Script(message.code, {
+      filename: 'run_code.ts',
+      importModuleDynamically: () => {
+        throw kernel.denyImport()
+      },
+    })
+  } catch (error) {
+    const text = error && typeof error.message === 'string' ? error.message : 'the program could not be compiled'
+    finishRun(1, 'SyntaxError: ' + text)
+    return
+  }
+  let program
+  try {
+    program = script.runInContext(context, { displayErrors: false })
+  } catch (error) {
+    finishRun(1, kernel.describeError(error))
+    return
+  }
+  kernel.run(program)
+}
+
+function isPrimitive(value) {
+  return value === null || (typeof value !== 'object' && typeof value !== 'function')
+}
+
+parentPort.on('message', (message) => {
+  if (message === null || typeof message !== 'object') return
+  if (message.k === 'res') {
+    const r = message.r
+    if (!Array.isArray(r)) return
+    for (let i = 0; i + 3 < r.length; i += 4) {
+      const a = r[i + 2]
+      const b = r[i + 3]
+      if (isPrimitive(a) && isPrimitive(b)) kernel.settle(r[i], r[i + 1], a, b)
+    }
+  } else if (message.k === 'run') {
+    startRun(message)
+  }
+})
+
+process.on('uncaughtException', (error) => {
+  const text = error && typeof error.message === 'string' ? error.message : 'unknown error'
+  finishRun(1, 'internal worker error: ' + text)
+})
+
+post({ k: 'ready' })
+`
+
+/** The worker's bootstrap program (CommonJS, strict), with the kernel source inlined. */
+export const BOOTSTRAP_SOURCE = `'use strict'\nconst KERNEL_SOURCE = ${JSON.stringify(KERNEL_SOURCE)}\n${BOOTSTRAP_BODY}`

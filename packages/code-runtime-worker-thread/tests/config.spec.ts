@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest'
+import {
+  DEFAULT_WORKER_THREAD_RUNTIME_CONFIG,
+  isWorkerRuntimeError,
+  resolveWorkerThreadRuntimeConfig,
+  WorkerRuntimeConfigError,
+  WorkerThreadRuntimeConfigSchema,
+} from '../src/index'
+import { runWorkerOptions } from '../src/pool/worker-handle'
+
+describe('config', () => {
+  it('applies the defaults, 64 MiB output among them', () => {
+    expect(resolveWorkerThreadRuntimeConfig()).toEqual(DEFAULT_WORKER_THREAD_RUNTIME_CONFIG)
+    expect(DEFAULT_WORKER_THREAD_RUNTIME_CONFIG.maxOutputBytes).toBe(64 * 1024 * 1024)
+  })
+
+  it('accepts maxWallMs up to 2147483647 and refuses one more', () => {
+    expect(resolveWorkerThreadRuntimeConfig({ maxWallMs: 2_147_483_647 }).maxWallMs).toBe(2_147_483_647)
+    expect(() => resolveWorkerThreadRuntimeConfig({ maxWallMs: 2_147_483_648 })).toThrow(
+      WorkerRuntimeConfigError,
+    )
+  })
+
+  it('lists every invalid field and unknown key in one error', () => {
+    let caught: unknown
+    try {
+      resolveWorkerThreadRuntimeConfig({ computeMs: 0, warmWorkers: 1.5, colour: 'red' } as never)
+    } catch (error) {
+      caught = error
+    }
+    expect(isWorkerRuntimeError(caught)).toBe(true)
+    expect((caught as WorkerRuntimeConfigError).code).toBe('INVALID_RUNTIME_CONFIG')
+    expect((caught as WorkerRuntimeConfigError).issues).toHaveLength(3)
+  })
+
+  it('exposes a standard-schema validator for cordis', () => {
+    const ok = WorkerThreadRuntimeConfigSchema['~standard'].validate({ maxConcurrentRuns: 2 })
+    expect(ok).toEqual({ value: { ...DEFAULT_WORKER_THREAD_RUNTIME_CONFIG, maxConcurrentRuns: 2 } })
+    const bad = WorkerThreadRuntimeConfigSchema['~standard'].validate({ maxOldGenerationSizeMb: 1 })
+    expect(bad.issues?.[0]?.message).toMatch(/maxOldGenerationSizeMb/)
+  })
+
+  it('spawns workers with an empty environment, no execArgv and the heap cap', () => {
+    const options = runWorkerOptions({ maxOldGenerationSizeMb: 48 })
+    expect(options.env).toEqual({})
+    expect(options.execArgv).toEqual([])
+    expect(options.resourceLimits).toEqual({ maxOldGenerationSizeMb: 48 })
+    expect(options.eval).toBe(true)
+  })
+})

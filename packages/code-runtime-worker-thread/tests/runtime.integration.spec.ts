@@ -1,0 +1,201 @@
+import { Context } from '@deepseek-ai/cordis'
+import { afterAll, describe, expect, it } from 'vitest'
+import WorkerThreadCodeRuntime, { createWorkerThreadRuntime } from '../src/index'
+import { FakeToolCallError, fakeHost, request } from './fixtures/host'
+
+const runtime = createWorkerThreadRuntime({ warmWorkers: 1, computeMs: 20_000, maxWallMs: 20_000 })
+afterAll(() => runtime.dispose())
+
+const tools = {
+  add: async (args: unknown) => {
+    const { a, b } = args as { a: number; b: number }
+    return { sum: a + b }
+  },
+  echo: async (args: unknown) => args as never,
+  deny: async () => {
+    throw new FakeToolCallError('deny', 'denied by policy')
+  },
+}
+
+describe('WorkerThreadRuntime', () => {
+  it('runs a program and returns its JSON result and logs', async () => {
+    const { host } = fakeHost(tools)
+    const outcome = await runtime.run(
+      request('const x: number = 41\nconsole.log("x is", x)\nreturn { x: x + 1 }'),
+      host,
+    )
+    expect(outcome).toEqual({ ok: true, logs: ['x is 41'], result: { x: 42 } })
+    expect(runtime.language).toBe('typescript')
+  })
+
+  it('omits result when the program returns nothing, and keeps explicit null', async () => {
+    const { host } = fakeHost(tools)
+    expect(await runtime.run(request('console.log("only logs")'), host)).toEqual({
+      ok: true,
+      logs: ['only logs'],
+    })
+    expect(await runtime.run(request('return null'), host)).toEqual({ ok: true, logs: [], result: null })
+  })
+
+  it('forwards sequential awaited calls in order', async () => {
+    const { host, calls } = fakeHost(tools)
+    const outcome = await runtime.run(
+      request(
+        'let total = 0\nfor (let i = 0; i < 50; i++) total += (await tools.add({ a: i, b: 1 })).sum\nreturn total',
+        ['add'],
+      ),
+      host,
+    )
+    expect(outcome).toEqual({ ok: true, logs: [], result: 1275 })
+    expect(calls.map((call) => (call.args as { a: number }).a)).toEqual(
+      Array.from({ length: 50 }, (_, i) => i),
+    )
+  })
+
+  it('forwards Promise.all calls in submission order and resolves each to its value', async () => {
+    const { host, calls } = fakeHost(tools)
+    const outcome = await runtime.run(
+      request(
+        'const r = await Promise.all(Array.from({ length: 200 }, (_, i) => tools.echo({ i })))\nreturn r.map((v) => v.i)',
+        ['echo'],
+      ),
+      host,
+    )
+    expect(outcome).toEqual({ ok: true, logs: [], result: Array.from({ length: 200 }, (_, i) => i) })
+    expect(calls.map((call) => (call.args as { i: number }).i)).toEqual(
+      Array.from({ length: 200 }, (_, i) => i),
+    )
+  })
+
+  it('snapshots call arguments at call time', async () => {
+    const { host, calls } = fakeHost(tools)
+    await runtime.run(
+      request('const a = { v: 1 }\nconst p = tools.echo(a)\na.v = 2\nawait p', ['echo']),
+      host,
+    )
+    expect(calls[0]?.args).toEqual({ v: 1 })
+  })
+
+  it('rejects a failed call with an in-realm ToolCallError carrying only toolName and message', async () => {
+    const { host } = fakeHost(tools)
+    const outcome = await runtime.run(
+      request(
+        'try { await tools.deny({}) } catch (e) {\n  return [e instanceof ToolCallError, e instanceof Error, e.name, e.toolName, e.message, Object.keys(e)]\n}',
+        ['deny'],
+      ),
+      host,
+    )
+    expect(outcome).toEqual({
+      ok: true,
+      logs: [],
+      result: [true, true, 'ToolCallError', 'deny', 'denied by policy', ['toolName']],
+    })
+  })
+
+  it('rejects uncloneable arguments as a ToolCallError for that call only', async () => {
+    const { host, calls } = fakeHost(tools)
+    const outcome = await runtime.run(
+      request(
+        'let m = ""\ntry { await tools.echo({ f: () => 1 }) } catch (e) { m = e.name }\nreturn [m, (await tools.echo({ ok: 1 })).ok]',
+        ['echo'],
+      ),
+      host,
+    )
+    expect(outcome).toEqual({ ok: true, logs: [], result: ['ToolCallError', 1] })
+    expect(calls).toHaveLength(1)
+  })
+
+  it('streams logs to host.onLog as they are printed', async () => {
+    const { host, streamed } = fakeHost(tools)
+    const outcome = await runtime.run(
+      request(
+        'console.log("a", 1, { b: [1, "x"] })\nconsole.error("%s=%d", "n", 5)\nconsole.warn(null, undefined, 2n)',
+      ),
+      host,
+    )
+    expect(outcome.logs).toEqual(["a 1 { b: [ 1, 'x' ] }".replace("'x'", '"x"'), 'n=5', 'null undefined 2n'])
+    expect(streamed).toEqual(outcome.logs)
+  })
+
+  it('supports timers: setTimeout, setInterval and their clear functions', async () => {
+    const { host } = fakeHost(tools)
+    const outcome = await runtime.run(
+      request(
+        [
+          'const order: string[] = []',
+          'const cancelled = setTimeout(() => order.push("never"), 1)',
+          'clearTimeout(cancelled)',
+          'await new Promise((r) => setTimeout(() => { order.push("timeout"); r(0) }, 5))',
+          'let ticks = 0',
+          'await new Promise((r) => { const h = setInterval(() => { ticks++; if (ticks === 3) { clearInterval(h); r(0) } }, 1) })',
+          'order.push("ticks:" + ticks)',
+          'return order',
+        ].join('\n'),
+      ),
+      host,
+    )
+    expect(outcome).toEqual({ ok: true, logs: [], result: ['timeout', 'ticks:3'] })
+  })
+
+  it('gives every run fresh state: a global set in one run is absent in the next', async () => {
+    const { host } = fakeHost(tools)
+    await runtime.run(request('globalThis.leftover = 1; Object.prototype.polluted = true'), host)
+    const outcome = await runtime.run(
+      request('return [typeof globalThis.leftover, ({}).polluted === undefined]'),
+      host,
+    )
+    expect(outcome).toEqual({ ok: true, logs: [], result: ['undefined', true] })
+  })
+
+  it('leaves no worker behind: live workers are only the warm ones', async () => {
+    const { host } = fakeHost(tools)
+    await runtime.run(request('return 1'), host)
+    const stats = runtime.stats()
+    expect(stats.runningWorkers).toBe(0)
+    expect(stats.liveWorkers).toBeLessThanOrEqual(1)
+  })
+
+  it('bounds concurrent runs and queues the rest in order', async () => {
+    const limited = createWorkerThreadRuntime({ warmWorkers: 0, maxConcurrentRuns: 1 })
+    try {
+      const { host } = fakeHost(tools)
+      const order: number[] = []
+      const runs = [1, 2, 3].map((n) =>
+        limited.run(request(`return ${n}`), host).then((outcome) => {
+          order.push(n)
+          return outcome
+        }),
+      )
+      expect(limited.stats().queuedRuns).toBeGreaterThanOrEqual(0)
+      await Promise.all(runs)
+      expect(order).toEqual([1, 2, 3])
+      expect(limited.stats().liveWorkers).toBe(0)
+    } finally {
+      await limited.dispose()
+    }
+  })
+})
+
+describe('cordis service', () => {
+  it('registers ctx.codeRuntime and terminates every worker, warm ones included, on dispose', async () => {
+    const root = new Context()
+    const fiber = await root.plugin(WorkerThreadCodeRuntime, { warmWorkers: 2 })
+    const service = root.get('codeRuntime') as WorkerThreadCodeRuntime
+    expect(service.language).toBe('typescript')
+    const { host } = fakeHost(tools)
+    expect(await service.run(request('return await tools.add({ a: 1, b: 2 })', ['add']), host)).toEqual({
+      ok: true,
+      logs: [],
+      result: { sum: 3 },
+    })
+    const pending = service.run(request('await new Promise(() => {})'), host)
+    await fiber.dispose()
+    expect(service.stats().liveWorkers).toBe(0)
+    expect(await pending).toMatchObject({ ok: false, kind: 'abort' })
+  })
+
+  it('validates config through cordis', async () => {
+    const root = new Context()
+    await expect(root.plugin(WorkerThreadCodeRuntime, { computeMs: -1 })).rejects.toThrow(/computeMs/)
+  })
+})
