@@ -16,7 +16,10 @@ import type {
 declare module '@deepseek-ai/cordis' {
   interface Events {
     /** Waterfall allow/deny/ask gate, after argument validation. */
-    'tools/pre-execute'(execution: ToolExecution, next: () => Promise<PreToolDecision>): Promise<PreToolDecision>
+    'tools/pre-execute'(
+      execution: ToolExecution,
+      next: () => Promise<PreToolDecision>,
+    ): Promise<PreToolDecision>
     /** Around-dispatch waterfall (timeouts, retries, metrics). Wrappers may replace only `execution.signal`. */
     'tools/execute'(
       execution: ToolDispatchExecution,
@@ -33,6 +36,10 @@ declare module '@deepseek-ai/cordis' {
     /** Shared-state notification: the registry's contents changed (register, dispose, restrict, presentAs). */
     'tools/changed'(): void
     /** Waterfall over the registry's prompt contribution; the returned assembly is authoritative. */
-    'system-prompt/assemble'(assembly: ToolAssembly, options: AssembleOptions, next: () => ToolAssembly): ToolAssembly
+    'system-prompt/assemble'(
+      assembly: ToolAssembly,
+      options: AssembleOptions,
+      next: () => ToolAssembly,
+    ): ToolAssembly
   }
 }

@@ -154,14 +154,21 @@ export type PostToolDecision =
       readonly value?: JsonValue
       readonly additionalContexts?: readonly AdditionalContext[]
     }
-  | { readonly kind: 'block'; readonly feedback: string; readonly additionalContexts?: readonly AdditionalContext[] }
+  | {
+      readonly kind: 'block'
+      readonly feedback: string
+      readonly additionalContexts?: readonly AdditionalContext[]
+    }
 
 /** A monotonic synchronous guard: a string denies with that reason, `undefined` keeps the decision. */
 export type ToolGuard = (execution: ToolExecution) => string | undefined
 
 /** The approval seam, looked up as `ctx.get('approval')` (duck-typed). Absent → `ask` degrades to deny. */
 export interface ApprovalService {
-  request(execution: ToolExecution, reason: string | undefined): Promise<{ approved: boolean; reason?: string }>
+  request(
+    execution: ToolExecution,
+    reason: string | undefined,
+  ): Promise<{ approved: boolean; reason?: string }>
 }
 
 // ───────────────────────────────── presentation ────────────────────────────────
@@ -190,8 +197,18 @@ export type ToolCallView =
       readonly content?: string
       readonly locations?: readonly ToolLocation[]
     }
-  | { readonly card: 'terminal'; readonly title: string; readonly description?: string; readonly cwd?: string }
-  | { readonly card: 'diff'; readonly title: string; readonly diffs: readonly FileDiff[]; readonly locations?: readonly ToolLocation[] }
+  | {
+      readonly card: 'terminal'
+      readonly title: string
+      readonly description?: string
+      readonly cwd?: string
+    }
+  | {
+      readonly card: 'diff'
+      readonly title: string
+      readonly diffs: readonly FileDiff[]
+      readonly locations?: readonly ToolLocation[]
+    }
 
 /** One numbered line of a read card. */
 export interface NumberedLine {
@@ -248,7 +265,13 @@ export type ToolResultView =
       readonly title?: string
       readonly results: readonly { readonly title: string; readonly url: string; readonly snippet?: string }[]
     }
-  | { readonly card: 'web'; readonly kind: 'fetch'; readonly title?: string; readonly url: string; readonly summary?: string }
+  | {
+      readonly card: 'web'
+      readonly kind: 'fetch'
+      readonly title?: string
+      readonly url: string
+      readonly summary?: string
+    }
 
 // ────────────────────────────────── definitions ────────────────────────────────
 

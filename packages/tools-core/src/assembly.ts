@@ -1,0 +1,91 @@
+import { ToolAssemblyError } from './errors'
+import { type HookTable, listenersFor, runWaterfall } from './internal/listeners'
+import type { ToolRegistry } from './registry'
+import type { AssembleOptions, NativeToolSpec, PromptSection, ScopeKey, ToolAssembly } from './types'
+
+function freezeSections(value: unknown): readonly PromptSection[] {
+  if (!Array.isArray(value)) throw new ToolAssemblyError('the Code Mode provider returned no section list')
+  return Object.freeze(
+    value.map((section: Partial<PromptSection> | null, index) => {
+      if (
+        typeof section !== 'object' ||
+        section === null ||
+        typeof section.id !== 'string' ||
+        typeof section.order !== 'number' ||
+        typeof section.text !== 'string'
+      ) {
+        throw new ToolAssemblyError(`Code Mode section ${index} must be { id, order, text }`)
+      }
+      return Object.freeze({ id: section.id, order: section.order, text: section.text })
+    }),
+  )
+}
+
+function applyToolOrder(
+  tools: NativeToolSpec[],
+  order: readonly string[] | undefined,
+  mode: string,
+): NativeToolSpec[] {
+  if (order === undefined || order.length === 0) return tools
+  const byName = new Map(tools.map((tool) => [tool.name, tool]))
+  const first: NativeToolSpec[] = []
+  for (const name of order) {
+    const tool = byName.get(name)
+    if (tool === undefined) {
+      throw new ToolAssemblyError(
+        `toolOrder names \`${name}\`, which the \`${mode}\` presentation does not contribute`,
+      )
+    }
+    if (first.includes(tool)) throw new ToolAssemblyError(`toolOrder names \`${name}\` twice`)
+    first.push(tool)
+  }
+  return [...first, ...tools.filter((tool) => !first.includes(tool))]
+}
+
+/**
+ * Build the registry's prompt contribution for one agent: native function definitions in
+ * `native`, the `run_code` transport plus the provider's sections in `code`, both in `both`;
+ * then run the `system-prompt/assemble` waterfall, whose result is authoritative.
+ */
+export function assembleTools(
+  registry: ToolRegistry,
+  hooks: HookTable,
+  agent: ScopeKey | undefined,
+  options: AssembleOptions,
+): ToolAssembly {
+  const mode = registry.modeOf(agent)
+  const visible = registry.visible(agent)
+  let tools: NativeToolSpec[] = mode === 'code' ? [] : visible.map((tool) => tool.nativeSpec)
+  let sections: readonly PromptSection[] = Object.freeze([])
+  if (mode !== 'native') {
+    const installed = registry.provider
+    if (installed === undefined) {
+      throw new ToolAssemblyError(
+        `presentation mode \`${mode}\` needs a Code Mode provider (load @dsh/tools-codemode), but none is installed`,
+      )
+    }
+    tools.push(installed.transport.nativeSpec)
+    const input = { mode, tools: visible.map((tool) => tool.schema) } as Parameters<
+      typeof installed.provider.sections
+    >[0]
+    if (agent !== undefined) (input as { agent?: ScopeKey }).agent = agent
+    sections = freezeSections(installed.provider.sections(input))
+  }
+  tools = applyToolOrder(tools, options.toolOrder, mode)
+  const assembly: ToolAssembly = Object.freeze({ mode, tools: Object.freeze(tools), sections })
+  const listeners = listenersFor(hooks, 'system-prompt/assemble', agent)
+  if (listeners === undefined) return assembly
+  const frozenOptions = Object.freeze({ ...options })
+  const replaced = runWaterfall(listeners, [assembly, frozenOptions], () => assembly) as
+    | ToolAssembly
+    | undefined
+  if (
+    typeof replaced !== 'object' ||
+    replaced === null ||
+    !Array.isArray(replaced.tools) ||
+    !Array.isArray(replaced.sections)
+  ) {
+    throw new ToolAssemblyError('a system-prompt/assemble listener returned an invalid assembly')
+  }
+  return replaced
+}

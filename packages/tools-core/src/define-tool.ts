@@ -1,0 +1,165 @@
+import {
+  compileValidator,
+  type InferArgs,
+  type InferValue,
+  type JsonValue,
+  type ParameterSchemaSpec,
+  parameterSchemaSpecToJsonSchema,
+  type ValueSchemaSpec,
+  valueSchemaSpecToJsonSchema,
+} from '@dsh/tools-schema'
+import type {
+  ToolCallView,
+  ToolContent,
+  ToolDefinition,
+  ToolExecution,
+  ToolExecutionResult,
+  ToolResultRecord,
+  ToolResultView,
+  ToolRunContext,
+} from './types'
+
+/** The DSL form `defineTool` accepts: parameters and output schema as schema specs. */
+export interface ToolSpec<P extends ParameterSchemaSpec, O extends ValueSchemaSpec> {
+  readonly name: string
+  readonly description: string
+  /** The implicit, open parameter object: field name → field spec (`required: true` for mandatory). */
+  readonly parameters: P
+  readonly output: {
+    readonly schema: O
+    render(args: NoInfer<InferArgs<P>>, value: NoInfer<InferValue<O>>): ToolContent
+    presentationMeta?(args: NoInfer<InferArgs<P>>, value: NoInfer<InferValue<O>>): JsonValue
+  }
+  execute(args: NoInfer<InferArgs<P>>, exec: ToolRunContext): BodyResult<O>
+  finalizeContent?(exec: ToolExecution, result: ToolExecutionResult): ToolContent | undefined
+  presentCall?(args: NoInfer<InferArgs<P>>): ToolCallView | undefined
+  presentResult?(
+    args: NoInfer<InferArgs<P>>,
+    result: ToolResultRecord,
+    meta: JsonValue | undefined,
+  ): ToolResultView | undefined
+  readonly timeoutMs?: number
+  isConcurrencySafe?(args: NoInfer<InferArgs<P>>): boolean
+}
+
+/** What a `defineTool` body may return: the output spec's value, or a promise of it. */
+export type BodyResult<O> = [O] extends [infer S] ? InferValue<S> | Promise<InferValue<S>> : never
+
+/** The canonical value type of a `defineTool` output spec. */
+export type DefinedValue<O> = [O] extends [infer S]
+  ? InferValue<S> extends infer V extends JsonValue
+    ? V
+    : JsonValue
+  : never
+
+function isView(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && typeof (value as { card?: unknown }).card === 'string'
+}
+
+/**
+ * Define a tool from the schema DSL: `args` are typed from `parameters`, the body's return
+ * type from `output.schema`. Both specs compile (and are checked) here. The registry validates
+ * model arguments before any policy; presenters and `isConcurrencySafe` get soft-validated
+ * arguments — arguments that do not match (an old log, a bad call) fall back to the generic
+ * card / exclusive scheduling instead of reaching the callback, and a throwing presenter
+ * falls back too.
+ *
+ * @example
+ * ctx.tools.register(defineTool({
+ *   name: 'echo', description: 'Echo text.',
+ *   parameters: { text: { type: 'string', required: true } },
+ *   output: { schema: { type: 'string' }, render: (_args, value) => [{ type: 'text', text: value }] },
+ *   execute: (args) => args.text,
+ * }))
+ */
+export function defineTool<const P extends ParameterSchemaSpec, const O extends ValueSchemaSpec>(
+  spec: ToolSpec<P, O>,
+): ToolDefinition<InferArgs<P>, DefinedValue<O>> {
+  return buildDefinition(spec as unknown as AnySpec) as ToolDefinition<InferArgs<P>, DefinedValue<O>>
+}
+
+/* biome-ignore-start lint/suspicious/noExplicitAny: the implementation is untyped; `defineTool` types it */
+interface AnySpec {
+  readonly name: string
+  readonly description: string
+  readonly parameters: ParameterSchemaSpec
+  readonly output: {
+    readonly schema: ValueSchemaSpec
+    render(args: any, value: any): ToolContent
+    presentationMeta?(args: any, value: any): JsonValue
+  }
+  execute(args: any, exec: ToolRunContext): any
+  finalizeContent?(exec: ToolExecution, result: ToolExecutionResult): ToolContent | undefined
+  presentCall?(args: any): ToolCallView | undefined
+  presentResult?(args: any, result: ToolResultRecord, meta: JsonValue | undefined): ToolResultView | undefined
+  readonly timeoutMs?: number
+  isConcurrencySafe?(args: any): boolean
+}
+/* biome-ignore-end lint/suspicious/noExplicitAny: end */
+
+function buildDefinition(spec: AnySpec): ToolDefinition {
+  const parameters = parameterSchemaSpecToJsonSchema(spec.parameters)
+  const outputSchema = valueSchemaSpecToJsonSchema(spec.output.schema)
+  const check = compileValidator(parameters)
+  const valid = (args: unknown): args is JsonValue => check(args).length === 0
+  const { presentCall, presentResult, isConcurrencySafe, presentationMeta } = {
+    presentCall: spec.presentCall,
+    presentResult: spec.presentResult,
+    isConcurrencySafe: spec.isConcurrencySafe,
+    presentationMeta: spec.output.presentationMeta,
+  }
+  const output: ToolDefinition['output'] = {
+    schema: outputSchema,
+    render: (args, value) => spec.output.render(args, value),
+  }
+  if (presentationMeta !== undefined) {
+    ;(output as { presentationMeta?: unknown }).presentationMeta = (args: unknown, value: JsonValue) =>
+      presentationMeta.call(spec.output, args, value)
+  }
+  const definition: Record<string, unknown> = {
+    name: spec.name,
+    description: spec.description,
+    parameters,
+    output: Object.freeze(output),
+    execute: (args: JsonValue, exec: ToolRunContext) => spec.execute(args, exec),
+  }
+  if (spec.finalizeContent !== undefined) {
+    const finalize = spec.finalizeContent
+    definition.finalizeContent = (exec: ToolExecution, result: ToolExecutionResult) =>
+      finalize.call(spec, exec, result)
+  }
+  if (spec.timeoutMs !== undefined) definition.timeoutMs = spec.timeoutMs
+  if (presentCall !== undefined) {
+    definition.presentCall = (args: unknown) => {
+      if (!valid(args)) return undefined
+      try {
+        const view = presentCall.call(spec, args)
+        return isView(view) ? view : undefined
+      } catch {
+        return undefined
+      }
+    }
+  }
+  if (presentResult !== undefined) {
+    definition.presentResult = (args: unknown, result: ToolResultRecord, meta: JsonValue | undefined) => {
+      if (!valid(args)) return undefined
+      try {
+        const view = presentResult.call(spec, args, result, meta)
+        return isView(view) ? view : undefined
+      } catch {
+        return undefined
+      }
+    }
+  }
+  if (isConcurrencySafe !== undefined) {
+    definition.isConcurrencySafe = (args: unknown) => {
+      if (!valid(args)) return false
+      try {
+        return isConcurrencySafe.call(spec, args) === true
+      } catch {
+        return false
+      }
+    }
+  }
+  return Object.freeze(definition) as unknown as ToolDefinition
+}

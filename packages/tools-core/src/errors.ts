@@ -1,0 +1,109 @@
+import { ToolsError } from '@dsh/tools-schema'
+
+/**
+ * Every error code a tool result can carry in `error.info.code`. Failures the model sees are
+ * data (`{ isError: true, error }`), never thrown out of `execute`.
+ */
+export const ToolErrorCode = {
+  /** The tool is not registered, hidden from the agent, or not directly callable in `code` mode. */
+  UNKNOWN_TOOL: 'UNKNOWN_TOOL',
+  /** Arguments are not lossless JSON or violate the tool's `parameters`. */
+  INVALID_ARGS: 'INVALID_ARGS',
+  /** A pre-execute listener, the approval seam, a guard or a post-execute block refused the call. */
+  DENIED: 'DENIED',
+  /** The caller's signal was aborted before the body was invoked. */
+  ABORTED_BEFORE_DISPATCH: 'ABORTED_BEFORE_DISPATCH',
+  /** The caller's signal was aborted after the body started and the body succeeded anyway. */
+  ABORTED: 'ABORTED',
+  /** The body threw, or a pipeline listener/finalizer failed outside post-execute. */
+  TOOL_FAILED: 'TOOL_FAILED',
+  /** The canonical value (or a replacement) is not lossless JSON, violates `output.schema`, or failed to render. */
+  INVALID_OUTPUT: 'INVALID_OUTPUT',
+  /** A `tools/execute` wrapper (tool-call-timeout-policy) expired the tool's `timeoutMs` budget. */
+  TOOL_TIMEOUT: 'TOOL_TIMEOUT',
+  /** A `tools/post-execute` listener threw or returned an unusable decision. */
+  POST_POLICY_FAILED: 'POST_POLICY_FAILED',
+  /** A Code Mode program failed (raised by `@dsh/tools-codemode`). */
+  CODE_RUN_FAILED: 'CODE_RUN_FAILED',
+  /** Thrown (never a result code): a definition, registration, restriction or mode declaration is invalid. */
+  INVALID_REGISTRATION: 'INVALID_REGISTRATION',
+  /** Thrown (never a result code): `assemble()` cannot produce a prompt contribution. */
+  ASSEMBLY_FAILED: 'ASSEMBLY_FAILED',
+} as const
+
+/** One of the {@link ToolErrorCode} values. */
+export type ToolErrorCode = (typeof ToolErrorCode)[keyof typeof ToolErrorCode]
+
+/** The tool is unknown or hidden for the calling agent (code `UNKNOWN_TOOL`). */
+export class UnknownToolError extends ToolsError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(ToolErrorCode.UNKNOWN_TOOL, message, options)
+  }
+}
+
+/** Policy refused the call (code `DENIED`). */
+export class DeniedError extends ToolsError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(ToolErrorCode.DENIED, message, options)
+  }
+}
+
+/** The caller aborted before the body was invoked (code `ABORTED_BEFORE_DISPATCH`). */
+export class AbortedBeforeDispatchError extends ToolsError {
+  constructor(message = 'tool call aborted before dispatch', options?: ErrorOptions) {
+    super(ToolErrorCode.ABORTED_BEFORE_DISPATCH, message, options)
+  }
+}
+
+/** The caller aborted after the body started (code `ABORTED`). */
+export class ToolAbortedError extends ToolsError {
+  constructor(message = 'tool call aborted', options?: ErrorOptions) {
+    super(ToolErrorCode.ABORTED, message, options)
+  }
+}
+
+/** The tool body, or a pipeline stage other than post-execute, failed (code `TOOL_FAILED`). */
+export class ToolFailedError extends ToolsError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(ToolErrorCode.TOOL_FAILED, message, options)
+  }
+}
+
+/** The canonical value or its rendering is unusable (code `INVALID_OUTPUT`). */
+export class InvalidOutputError extends ToolsError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(ToolErrorCode.INVALID_OUTPUT, message, options)
+  }
+}
+
+/** The `timeoutMs` budget expired (code `TOOL_TIMEOUT`); message `tool call timed out after <ms>ms`. */
+export class ToolTimeoutError extends ToolsError {
+  /** The budget that expired, in milliseconds. */
+  readonly timeoutMs: number
+
+  constructor(timeoutMs: number, options?: ErrorOptions) {
+    super(ToolErrorCode.TOOL_TIMEOUT, `tool call timed out after ${timeoutMs}ms`, options)
+    this.timeoutMs = timeoutMs
+  }
+}
+
+/** A `tools/post-execute` listener failed (code `POST_POLICY_FAILED`). */
+export class PostPolicyError extends ToolsError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(ToolErrorCode.POST_POLICY_FAILED, message, options)
+  }
+}
+
+/** A definition, registration, restriction or presentation declaration is invalid (thrown, code `INVALID_REGISTRATION`). */
+export class ToolRegistrationError extends ToolsError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(ToolErrorCode.INVALID_REGISTRATION, message, options)
+  }
+}
+
+/** `assemble()` cannot produce a prompt contribution (thrown, code `ASSEMBLY_FAILED`). */
+export class ToolAssemblyError extends ToolsError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(ToolErrorCode.ASSEMBLY_FAILED, message, options)
+  }
+}

@@ -1,0 +1,201 @@
+import { snapshotJson } from '@dsh/tools-schema'
+import { ToolErrorCode } from '../errors'
+import { fuseSignals } from '../internal/fuse-signals'
+import { listenersFor, runWaterfall } from '../internal/listeners'
+import type {
+  AdditionalContext,
+  ToolDispatchExecution,
+  ToolExecutionResult,
+  ToolExecutionToken,
+  ToolFailureInfo,
+  ToolRunContext,
+} from '../types'
+import { normalizeOutput } from './normalize-output'
+import { codedFailure, failure, failureFromThrow } from './results'
+import type { ToolCall } from './tool-call'
+
+/** Results normalized by the registry, tagged with the dispatch token they belong to. */
+const owner = new WeakMap<object, ToolExecutionToken>()
+
+function tag(call: ToolCall, result: ToolExecutionResult): ToolExecutionResult {
+  owner.set(result, call.execution.token)
+  return result
+}
+
+function toContext(value: unknown): AdditionalContext {
+  const context = value as Partial<AdditionalContext> | null
+  if (typeof context !== 'object' || context === null)
+    throw new TypeError('deferContext() takes { source, text, meta? }')
+  if (typeof context.source !== 'string' || typeof context.text !== 'string') {
+    throw new TypeError('deferContext(): `source` and `text` must be strings')
+  }
+  if (context.meta === undefined) return Object.freeze({ source: context.source, text: context.text })
+  return Object.freeze({ source: context.source, text: context.text, meta: snapshotJson(context.meta) })
+}
+
+function runContext(call: ToolCall, signal: AbortSignal): ToolRunContext {
+  const { execution, deferred } = call
+  const context = {
+    token: execution.token,
+    callId: execution.callId,
+    name: execution.name,
+    arguments: execution.arguments,
+    signal,
+    deferContext(value: AdditionalContext): void {
+      deferred.push(toContext(value))
+    },
+  } as ToolRunContext & { agent?: string; parent?: ToolExecutionToken }
+  if (execution.agent !== undefined) context.agent = execution.agent
+  if (execution.parent !== undefined) context.parent = execution.parent
+  return Object.freeze(context)
+}
+
+function bodyFailure(error: unknown): ToolExecutionResult {
+  return failureFromThrow(error, ToolErrorCode.TOOL_FAILED, 'ToolFailedError')
+}
+
+/** Await an asynchronous body, tracking it until it settles. */
+async function awaitBody(call: ToolCall, promise: Promise<unknown>): Promise<ToolExecutionResult> {
+  const pending = (call.pending ??= new Set())
+  pending.add(promise)
+  let value: unknown
+  try {
+    value = await promise
+  } catch (error) {
+    return tag(call, bodyFailure(error))
+  } finally {
+    pending.delete(promise)
+  }
+  return tag(call, normalizeOutput(call.tool!, call.execution, value))
+}
+
+/**
+ * The innermost `next`: re-fuse the caller's signal, run the body, normalize its value.
+ * Synchronous when the body is, so the bare path pays for no extra promise.
+ */
+function invokeBody(
+  call: ToolCall,
+  current: AbortSignal,
+): ToolExecutionResult | Promise<ToolExecutionResult> {
+  if (call.dispatched) {
+    return tag(
+      call,
+      codedFailure(ToolErrorCode.TOOL_FAILED, 'ToolFailedError', 'the dispatch of this call is over'),
+    )
+  }
+  if (call.callerSignal.aborted) {
+    return tag(
+      call,
+      codedFailure(
+        ToolErrorCode.ABORTED_BEFORE_DISPATCH,
+        'AbortedBeforeDispatchError',
+        'tool call aborted before dispatch',
+      ),
+    )
+  }
+  const tool = call.tool!
+  const context = runContext(call, fuseSignals(call.callerSignal, current))
+  call.bodyStarted = true
+  let value: unknown
+  try {
+    value = tool.definition.execute(context.arguments, context)
+  } catch (error) {
+    return tag(call, bodyFailure(error))
+  }
+  if (typeof (value as PromiseLike<unknown> | null)?.then === 'function')
+    return awaitBody(call, Promise.resolve(value))
+  return tag(call, normalizeOutput(tool, call.execution, value))
+}
+
+function isInfo(info: unknown): info is ToolFailureInfo {
+  return (
+    typeof info === 'object' &&
+    info !== null &&
+    typeof (info as ToolFailureInfo).name === 'string' &&
+    typeof (info as ToolFailureInfo).code === 'string'
+  )
+}
+
+/** A result the waterfall returned that this dispatch did not normalize: renormalize it. */
+function adopt(call: ToolCall, returned: unknown): ToolExecutionResult {
+  if (typeof returned === 'object' && returned !== null && owner.get(returned) === call.execution.token) {
+    return returned as ToolExecutionResult
+  }
+  const candidate = returned as {
+    isError?: unknown
+    value?: unknown
+    error?: { message?: unknown; info?: unknown }
+  }
+  if (candidate?.isError === false && 'value' in candidate)
+    return normalizeOutput(call.tool!, call.execution, candidate.value)
+  if (candidate?.isError === true && typeof candidate.error?.message === 'string') {
+    const info = candidate.error.info
+    return failure(candidate.error.message, isInfo(info) ? { name: info.name, code: info.code } : undefined)
+  }
+  return codedFailure(
+    ToolErrorCode.TOOL_FAILED,
+    'ToolFailedError',
+    'tools/execute listener returned an invalid result',
+  )
+}
+
+function readOnly(value: unknown): PropertyDescriptor {
+  return { value, enumerable: true, writable: false, configurable: false }
+}
+
+/** The view `tools/execute` wrappers get: every field read-only except `signal`. */
+function dispatchView(call: ToolCall): ToolDispatchExecution {
+  const { execution } = call
+  const descriptors: PropertyDescriptorMap = {
+    token: readOnly(execution.token),
+    callId: readOnly(execution.callId),
+    name: readOnly(execution.name),
+    arguments: readOnly(execution.arguments),
+  }
+  if (execution.agent !== undefined) descriptors.agent = readOnly(execution.agent)
+  if (execution.parent !== undefined) descriptors.parent = readOnly(execution.parent)
+  return Object.seal(
+    Object.defineProperties({ signal: execution.signal }, descriptors),
+  ) as ToolDispatchExecution
+}
+
+/** Wait until no started body is pending: the registry never returns before its bodies settle. */
+async function settleBodies(call: ToolCall): Promise<void> {
+  while (call.pending !== undefined && call.pending.size > 0) {
+    await Promise.allSettled([...call.pending])
+  }
+}
+
+/**
+ * Steps 7–8: the `tools/execute` around-waterfall over the dispatch, the body, normalization
+ * and the abort rule (an abort after the body started turns only a success into `ABORTED`).
+ */
+export async function dispatchCall(call: ToolCall): Promise<void> {
+  const listeners = listenersFor(call.runtime.hooks, 'tools/execute', call.execution.agent)
+  let result: ToolExecutionResult
+  if (listeners === undefined) {
+    const invoked = invokeBody(call, call.callerSignal)
+    result = invoked instanceof Promise ? await invoked : invoked
+  } else {
+    const view = dispatchView(call)
+    try {
+      result = adopt(
+        call,
+        await runWaterfall(listeners, [view], () => Promise.resolve(invokeBody(call, view.signal))),
+      )
+    } catch (error) {
+      result = failureFromThrow(
+        error,
+        ToolErrorCode.TOOL_FAILED,
+        'ToolFailedError',
+        'tools/execute listener failed: ',
+      )
+    }
+    await settleBodies(call)
+  }
+  call.dispatched = true
+  if (!result.isError && call.bodyStarted && call.callerSignal.aborted) {
+    result = codedFailure(ToolErrorCode.ABORTED, 'ToolAbortedError', 'tool call aborted')
+  }
+  call.result = result
+}

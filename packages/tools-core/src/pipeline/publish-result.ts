@@ -1,0 +1,69 @@
+import { ToolErrorCode } from '../errors'
+import { listenersFor } from '../internal/listeners'
+import type { AdditionalContext, ToolExecutionResult } from '../types'
+import { failureFromThrow, freezeContent, withContent } from './results'
+import type { ToolCall } from './tool-call'
+
+function attachContexts(call: ToolCall, result: ToolExecutionResult): ToolExecutionResult {
+  const decided = call.decisionContexts
+  const deferred = call.blocked ? undefined : call.deferred
+  if ((deferred === undefined || deferred.length === 0) && decided === undefined) return result
+  const contexts: AdditionalContext[] = deferred === undefined ? [] : [...deferred]
+  if (decided !== undefined) contexts.push(...decided)
+  if (contexts.length === 0) return result
+  return Object.freeze({ ...result, additionalContexts: Object.freeze(contexts) })
+}
+
+function finalizeContent(call: ToolCall, result: ToolExecutionResult): ToolExecutionResult {
+  const finalize = call.finalize
+  if (finalize === undefined) return result
+  let replaced: unknown
+  try {
+    replaced = finalize.call(call.tool?.definition, call.execution, result)
+  } catch (error) {
+    const failed = failureFromThrow(
+      error,
+      ToolErrorCode.TOOL_FAILED,
+      'ToolFailedError',
+      'finalizeContent failed: ',
+    )
+    return attachContexts(call, failed)
+  }
+  if (replaced === undefined) return result
+  const content = freezeContent(replaced)
+  if (typeof content === 'string') {
+    const failed = failureFromThrow(
+      new Error(content),
+      ToolErrorCode.TOOL_FAILED,
+      'ToolFailedError',
+      'finalizeContent returned invalid content: ',
+    )
+    return attachContexts(call, failed)
+  }
+  return withContent(result, content)
+}
+
+/**
+ * Steps 10–11: attach contexts (tool-deferred before decision contexts; block keeps only the
+ * decision's), run `finalizeContent` exactly once, freeze the authoritative result and notify
+ * the observe-only `tools/result` listeners. A throwing listener is reported, never propagated.
+ */
+export function publishResult(call: ToolCall): ToolExecutionResult {
+  const result = finalizeContent(call, attachContexts(call, call.result!))
+  const listeners = listenersFor(call.runtime.hooks, 'tools/result', call.execution.agent)
+  if (listeners !== undefined) {
+    for (const listener of listeners) {
+      try {
+        const returned = listener(call.execution, result)
+        if (typeof returned?.then === 'function') {
+          returned.then(undefined, (error: unknown) =>
+            call.runtime.report('tools/result listener failed', error),
+          )
+        }
+      } catch (error) {
+        call.runtime.report('tools/result listener failed', error)
+      }
+    }
+  }
+  return result
+}

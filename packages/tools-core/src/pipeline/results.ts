@@ -1,0 +1,72 @@
+import { isToolsError } from '@dsh/tools-schema'
+import type { ContentPart, ToolContent, ToolExecutionResult, ToolFailure, ToolFailureInfo } from '../types'
+
+/** Build a frozen failure. Content is exactly `[{ type: 'text', text: 'Error: <message>' }]`. */
+export function failure(message: string, info: ToolFailureInfo | undefined): ToolFailure {
+  const content = Object.freeze([Object.freeze({ type: 'text' as const, text: `Error: ${message}` })])
+  const error =
+    info === undefined ? Object.freeze({ message }) : Object.freeze({ message, info: Object.freeze(info) })
+  return Object.freeze({ isError: true as const, error, content })
+}
+
+/** A failure with the given code and error class name. */
+export function codedFailure(code: string, name: string, message: string): ToolFailure {
+  return failure(message, { name, code })
+}
+
+/** The message of anything thrown. */
+export function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message
+  if (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as { message?: unknown }).message === 'string'
+  ) {
+    return (error as { message: string }).message
+  }
+  return String(error)
+}
+
+/**
+ * Turn a throw into a failure. A `ToolsError` keeps its code, name and message; anything else
+ * becomes `fallbackCode` / `fallbackName` with `prefix` (naming the phase) before its message.
+ */
+export function failureFromThrow(
+  error: unknown,
+  fallbackCode: string,
+  fallbackName: string,
+  prefix = '',
+): ToolFailure {
+  if (isToolsError(error)) return failure(error.message, { name: error.name, code: error.code })
+  return failure(`${prefix}${messageOf(error)}`, { name: fallbackName, code: fallbackCode })
+}
+
+/** Replace only `content` of a result, keeping everything else. */
+export function withContent(result: ToolExecutionResult, content: ToolContent): ToolExecutionResult {
+  return Object.freeze({ ...result, content })
+}
+
+/**
+ * Validate model-facing content and return a frozen copy, or an error message. Parts are
+ * `{ type: 'text', text }` or `{ type: 'image', mediaType, data }`.
+ */
+export function freezeContent(content: unknown): ToolContent | string {
+  if (!Array.isArray(content)) return 'content must be an array of parts'
+  const out: ContentPart[] = []
+  for (let index = 0; index < content.length; index++) {
+    const part = content[index] as Record<string, unknown> | null | undefined
+    if (typeof part !== 'object' || part === null) return `content[${index}] must be an object`
+    if (part.type === 'text') {
+      if (typeof part.text !== 'string') return `content[${index}].text must be a string`
+      out.push(Object.freeze({ type: 'text', text: part.text }))
+    } else if (part.type === 'image') {
+      if (typeof part.mediaType !== 'string' || typeof part.data !== 'string') {
+        return `content[${index}] image parts need string \`mediaType\` and \`data\``
+      }
+      out.push(Object.freeze({ type: 'image', mediaType: part.mediaType, data: part.data }))
+    } else {
+      return `content[${index}].type must be 'text' or 'image'`
+    }
+  }
+  return Object.freeze(out)
+}

@@ -1,0 +1,46 @@
+import type { CompiledTool } from '../internal/compiled-tool'
+import type { HookTable } from '../internal/listeners'
+import type { ToolRegistry } from '../registry'
+import type {
+  AdditionalContext,
+  ApprovalService,
+  ToolDefinition,
+  ToolExecution,
+  ToolExecutionResult,
+} from '../types'
+
+/** What the pipeline stages need from the service, captured once at construction. */
+export interface PipelineRuntime {
+  readonly registry: ToolRegistry
+  /** The cordis hook table; listeners are read from it per call, never through a context proxy. */
+  readonly hooks: HookTable
+  /** The approval seam (`ctx.get('approval')`), looked up only when a gate asks. */
+  approval(): ApprovalService | undefined
+  /** Report an error that cannot change a result any more (a throwing `tools/result` listener). */
+  report(message: string, error: unknown): void
+}
+
+/** The mutable state of one call as it moves through the stages. */
+export interface ToolCall {
+  readonly runtime: PipelineRuntime
+  readonly execution: ToolExecution
+  /** The caller's original signal, re-fused into whatever signal a wrapper installs. */
+  readonly callerSignal: AbortSignal
+  readonly tool: CompiledTool | undefined
+  /** `finalizeContent`, snapshotted at call start. */
+  readonly finalize: ToolDefinition['finalizeContent'] | undefined
+  /** Contexts deferred by the body through `deferContext`, in order. */
+  readonly deferred: AdditionalContext[]
+  /** The outcome so far; set by the first stage that decides it. */
+  result: ToolExecutionResult | undefined
+  /** Contexts added by the post-execute decision. */
+  decisionContexts: readonly AdditionalContext[] | undefined
+  /** True when post-execute blocked (tool-deferred contexts are dropped). */
+  blocked: boolean
+  /** True once a body has been invoked. */
+  bodyStarted: boolean
+  /** True once the dispatch phase is over: a late `next()` from a wrapper no longer runs the body. */
+  dispatched: boolean
+  /** Body promises that have not settled yet. */
+  pending: Set<Promise<unknown>> | undefined
+}

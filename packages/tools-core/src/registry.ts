@@ -1,0 +1,216 @@
+import { ToolRegistrationError } from './errors'
+import type { CompiledTool } from './internal/compiled-tool'
+import type { CodeModeProvider, ScopeKey, ToolGuard, ToolPresentationMode, ToolRestriction } from './types'
+
+/** The name of the Code Mode transport, reserved in every mode. */
+export const RESERVED_TOOL_NAME = 'run_code'
+
+interface Mask {
+  readonly allow: boolean
+  readonly names: ReadonlySet<string>
+}
+
+interface ScopeLayer {
+  readonly tools: Map<string, CompiledTool>
+  masks: readonly Mask[]
+  mode: ToolPresentationMode | undefined
+}
+
+/** A guard with the agent it belongs to (`undefined` = global). */
+export interface GuardEntry {
+  readonly guard: ToolGuard
+  readonly agent: ScopeKey | undefined
+}
+
+/** The installed Code Mode provider with its compiled transport. */
+export interface InstalledProvider {
+  readonly provider: CodeModeProvider
+  readonly transport: CompiledTool
+}
+
+/**
+ * The registry's state: the global layer, one layer per agent scope (local tools, visibility
+ * masks, presentation mode), guards and the Code Mode provider. Mutations return removers;
+ * readers never see a half-applied change. Lists the pipeline iterates are copy-on-write.
+ */
+export class ToolRegistry {
+  private readonly globals = new Map<string, CompiledTool>()
+  private readonly layers = new Map<ScopeKey, ScopeLayer>()
+  /** Guards in registration order (replaced, never mutated, on change). */
+  guards: readonly GuardEntry[] = []
+  /** The Code Mode provider, if one is installed. */
+  provider: InstalledProvider | undefined
+
+  constructor(
+    readonly defaultMode: ToolPresentationMode,
+    private readonly changed: () => void,
+  ) {}
+
+  private layer(agent: ScopeKey): ScopeLayer {
+    let layer = this.layers.get(agent)
+    if (layer === undefined) {
+      layer = { tools: new Map(), masks: [], mode: undefined }
+      this.layers.set(agent, layer)
+    }
+    return layer
+  }
+
+  private prune(agent: ScopeKey): void {
+    const layer = this.layers.get(agent)
+    if (layer && layer.tools.size === 0 && layer.masks.length === 0 && layer.mode === undefined) {
+      this.layers.delete(agent)
+    }
+  }
+
+  /** Add a compiled tool to the global layer or an agent's layer. Throws on a duplicate or reserved name. */
+  add(tool: CompiledTool, agent: ScopeKey | undefined): () => void {
+    if (tool.name === RESERVED_TOOL_NAME) {
+      throw new ToolRegistrationError(`\`${RESERVED_TOOL_NAME}\` is reserved for the Code Mode transport`)
+    }
+    const map = agent === undefined ? this.globals : this.layer(agent).tools
+    if (map.has(tool.name)) {
+      const where = agent === undefined ? 'globally' : `in scope \`${agent}\``
+      throw new ToolRegistrationError(`tool \`${tool.name}\` is already registered ${where}`)
+    }
+    map.set(tool.name, tool)
+    this.changed()
+    return () => {
+      if (map.get(tool.name) !== tool) return
+      map.delete(tool.name)
+      if (agent !== undefined) this.prune(agent)
+      this.changed()
+    }
+  }
+
+  private admits(layer: ScopeLayer | undefined, name: string): boolean {
+    if (layer === undefined) return true
+    for (const mask of layer.masks) {
+      if (mask.names.has(name) !== mask.allow) return false
+    }
+    return true
+  }
+
+  /** The ordinary tool `name` as `agent` sees it: local first, then an admitted global. */
+  resolve(name: string, agent: ScopeKey | undefined): CompiledTool | undefined {
+    if (agent === undefined) return this.globals.get(name)
+    const layer = this.layers.get(agent)
+    if (layer === undefined) return this.globals.get(name)
+    const local = layer.tools.get(name)
+    if (local !== undefined) return local
+    const global = this.globals.get(name)
+    return global !== undefined && this.admits(layer, name) ? global : undefined
+  }
+
+  /** The run_code transport, when a provider is installed and the agent's mode is not native. */
+  transportFor(agent: ScopeKey | undefined): CompiledTool | undefined {
+    const installed = this.provider
+    if (installed === undefined || this.modeOf(agent) === 'native') return undefined
+    return installed.transport
+  }
+
+  /** Every ordinary tool the agent sees: admitted globals (registration order), then local tools. */
+  visible(agent: ScopeKey | undefined): CompiledTool[] {
+    const layer = agent === undefined ? undefined : this.layers.get(agent)
+    const out: CompiledTool[] = []
+    for (const [name, tool] of this.globals) {
+      if (layer?.tools.has(name)) continue
+      if (this.admits(layer, name)) out.push(tool)
+    }
+    if (layer) out.push(...layer.tools.values())
+    return out
+  }
+
+  /** Add a visibility mask over globals for `agent`, snapshotted now. */
+  restrict(agent: ScopeKey, filter: ToolRestriction): () => void {
+    const hasAllow = typeof filter === 'object' && filter !== null && 'allow' in filter
+    const hasDeny = typeof filter === 'object' && filter !== null && 'deny' in filter
+    if (hasAllow === hasDeny) {
+      throw new ToolRegistrationError('restrict() takes exactly one of `allow` or `deny`')
+    }
+    const list: unknown = hasAllow ? (filter as { allow: unknown }).allow : (filter as { deny: unknown }).deny
+    if (!Array.isArray(list) || list.length === 0) {
+      throw new ToolRegistrationError('restrict() needs a non-empty list of tool names')
+    }
+    const layer = this.layers.get(agent)
+    const names = new Set<string>()
+    for (const name of list) {
+      if (typeof name !== 'string') throw new ToolRegistrationError('restrict() names must be strings')
+      if (name === RESERVED_TOOL_NAME) {
+        throw new ToolRegistrationError(`\`${RESERVED_TOOL_NAME}\` cannot be restricted`)
+      }
+      if (layer?.tools.has(name)) {
+        throw new ToolRegistrationError(
+          `\`${name}\` is local to scope \`${agent}\`; restrict() masks globals only`,
+        )
+      }
+      if (!this.globals.has(name)) throw new ToolRegistrationError(`restrict(): unknown tool \`${name}\``)
+      names.add(name)
+    }
+    const mask: Mask = { allow: hasAllow, names }
+    const target = this.layer(agent)
+    target.masks = [...target.masks, mask]
+    this.changed()
+    return () => {
+      if (!target.masks.includes(mask)) return
+      target.masks = target.masks.filter((m) => m !== mask)
+      this.prune(agent)
+      this.changed()
+    }
+  }
+
+  /** Shadow the configured mode for one agent. Throws when the scope already declared one. */
+  presentAs(agent: ScopeKey, mode: ToolPresentationMode): () => void {
+    assertMode(mode)
+    const layer = this.layer(agent)
+    if (layer.mode !== undefined) {
+      throw new ToolRegistrationError(`scope \`${agent}\` already declared a presentation mode`)
+    }
+    layer.mode = mode
+    this.changed()
+    return () => {
+      if (layer.mode !== mode || this.layers.get(agent) !== layer) return
+      layer.mode = undefined
+      this.prune(agent)
+      this.changed()
+    }
+  }
+
+  /** The effective presentation mode of an agent (its `presentAs`, else the config mode). */
+  modeOf(agent: ScopeKey | undefined): ToolPresentationMode {
+    if (agent === undefined) return this.defaultMode
+    return this.layers.get(agent)?.mode ?? this.defaultMode
+  }
+
+  /** Append a guard (global or agent-scoped). */
+  addGuard(guard: ToolGuard, agent: ScopeKey | undefined): () => void {
+    if (typeof guard !== 'function') throw new ToolRegistrationError('guard() takes a function')
+    const entry: GuardEntry = { guard, agent }
+    this.guards = [...this.guards, entry]
+    return () => {
+      this.guards = this.guards.filter((g) => g !== entry)
+    }
+  }
+
+  /** Install the Code Mode provider. Only one at a time. */
+  installProvider(installed: InstalledProvider): () => void {
+    if (this.provider !== undefined) {
+      throw new ToolRegistrationError('a Code Mode provider is already installed')
+    }
+    this.provider = installed
+    this.changed()
+    return () => {
+      if (this.provider !== installed) return
+      this.provider = undefined
+      this.changed()
+    }
+  }
+}
+
+/** Throw unless `mode` is a presentation mode. */
+export function assertMode(mode: unknown): asserts mode is ToolPresentationMode {
+  if (mode !== 'native' && mode !== 'code' && mode !== 'both') {
+    throw new ToolRegistrationError(
+      `invalid presentation mode: ${String(mode)} (expected native, code or both)`,
+    )
+  }
+}

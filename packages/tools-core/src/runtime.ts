@@ -1,0 +1,239 @@
+import { type Context, Service } from '@deepseek-ai/cordis'
+import { assembleTools } from './assembly'
+import { ToolRegistrationError } from './errors'
+import { compileTool } from './internal/compiled-tool'
+import type { HookTable } from './internal/listeners'
+import { readScopeKey } from './internal/scope-key'
+import { executeCall } from './pipeline/execute-call'
+import type { PipelineRuntime } from './pipeline/tool-call'
+import { assertMode, RESERVED_TOOL_NAME, ToolRegistry } from './registry'
+import { executeBatch } from './schedule/execute-batch'
+import { executionModeOf } from './schedule/execution-mode'
+import type {
+  ApprovalService,
+  AssembleOptions,
+  CodeModeProvider,
+  ExecuteBatchOptions,
+  ScopeKey,
+  ToolAssembly,
+  ToolDefinition,
+  ToolExecutionInput,
+  ToolExecutionMode,
+  ToolExecutionResult,
+  ToolGuard,
+  ToolPresentationMode,
+  ToolRestriction,
+  ToolSchema,
+} from './types'
+
+declare module '@deepseek-ai/cordis' {
+  interface Context {
+    tools: ToolRuntime
+  }
+}
+
+/** Config of the `ToolRuntime` service. */
+export interface ToolRuntimeConfig {
+  /** How tools are presented to agents that did not `presentAs()`: default `native`. */
+  mode?: ToolPresentationMode
+}
+
+const STATE = Symbol('dsh-tools.runtime')
+
+interface RuntimeState extends PipelineRuntime {
+  readonly ctx: Context
+}
+
+function validateConfig(value: unknown) {
+  if (value === undefined || value === null) return { value: { mode: 'native' as const } }
+  if (typeof value !== 'object' || Array.isArray(value))
+    return { issues: [{ message: 'config must be an object' }] }
+  const mode = (value as ToolRuntimeConfig).mode ?? 'native'
+  if (mode !== 'native' && mode !== 'code' && mode !== 'both') {
+    return {
+      issues: [{ message: `mode must be native, code or both (got ${String(mode)})`, path: ['mode'] }],
+    }
+  }
+  return { value: { ...(value as object), mode } }
+}
+
+function scopeKeyOf(self: ToolRuntime, what: string): ScopeKey {
+  const key = readScopeKey(self.ctx)
+  if (key === undefined) throw new ToolRegistrationError(`${what}() must be called from an agent scope's ctx`)
+  return key
+}
+
+function own(self: ToolRuntime, effect: () => () => void, label: string): () => void {
+  const dispose = self.ctx.effect(effect, label)
+  return () => {
+    void dispose()
+  }
+}
+
+/**
+ * The tool runtime, a cordis service at `ctx.tools`: the registry (global and per-agent
+ * layers), the policy pipeline, batch scheduling and prompt assembly. Everything registered
+ * through it returns a disposer and ends with the calling fiber.
+ *
+ * @example
+ * await ctx.plugin(ToolRuntime, { mode: 'native' })
+ * ctx.tools.register(myTool)
+ * const result = await ctx.tools.execute({ callId: 'c1', name: 'my_tool', arguments: {}, signal })
+ */
+export default class ToolRuntime extends Service {
+  /** Standard-schema validator of {@link ToolRuntimeConfig}. */
+  static Config = {
+    '~standard': { version: 1 as const, vendor: 'dsh-tools', validate: validateConfig },
+  }
+
+  declare ctx: Context
+  private readonly [STATE]: RuntimeState
+
+  constructor(ctx: Context, config: ToolRuntimeConfig = {}) {
+    super(ctx, 'tools')
+    // Like cordis' own core services: keep the caller's ctx visible as `this.ctx` but skip the
+    // per-call shadow proxies, so `ctx.tools.execute()` costs a property read, not a proxy tree.
+    const tracker = (this as unknown as Record<symbol, { noShadow?: boolean; associate?: string }>)[
+      Service.tracker
+    ]
+    if (tracker) {
+      tracker.noShadow = true
+      delete tracker.associate
+    }
+    const mode = config?.mode ?? 'native'
+    assertMode(mode)
+    const hooks = ctx.events._hooks as unknown as HookTable
+    const changed = () => {
+      try {
+        ctx.emit('tools/changed')
+      } catch (error) {
+        state.report('tools/changed listener failed', error)
+      }
+    }
+    const state: RuntimeState = {
+      ctx,
+      registry: new ToolRegistry(mode, changed),
+      hooks,
+      approval: () => {
+        const approval = ctx.get('approval') as ApprovalService | undefined
+        return typeof approval?.request === 'function' ? approval : undefined
+      },
+      report: (message, error) => {
+        try {
+          ctx.logger('dsh-tools').warn(message, error)
+        } catch {}
+      },
+    }
+    this[STATE] = state
+  }
+
+  /** Register a tool in the calling scope's layer (global from a plain ctx). Disposed with the caller's fiber. */
+  register(definition: ToolDefinition): () => void {
+    const tool = compileTool(definition)
+    const agent = readScopeKey(this.ctx)
+    const registry = this[STATE].registry
+    if (tool.name === RESERVED_TOOL_NAME) {
+      throw new ToolRegistrationError(`\`${RESERVED_TOOL_NAME}\` is reserved for the Code Mode transport`)
+    }
+    return own(this, () => registry.add(tool, agent), `tools.register(${JSON.stringify(tool.name)})`)
+  }
+
+  /** Add a monotonic synchronous guard (scoped when called from an agent scope). */
+  guard(guard: ToolGuard): () => void {
+    const agent = readScopeKey(this.ctx)
+    const registry = this[STATE].registry
+    if (typeof guard !== 'function') throw new ToolRegistrationError('guard() takes a function')
+    return own(this, () => registry.addGuard(guard, agent), 'tools.guard()')
+  }
+
+  /** Mask the globals the calling agent sees. Throws from a plain ctx. */
+  restrict(filter: ToolRestriction): () => void {
+    const agent = scopeKeyOf(this, 'restrict')
+    const registry = this[STATE].registry
+    return own(this, () => registry.restrict(agent, filter), 'tools.restrict()')
+  }
+
+  /** Choose the calling agent's presentation mode (one per scope). Throws from a plain ctx. */
+  presentAs(mode: ToolPresentationMode): () => void {
+    const agent = scopeKeyOf(this, 'presentAs')
+    assertMode(mode)
+    const registry = this[STATE].registry
+    return own(this, () => registry.presentAs(agent, mode), `tools.presentAs(${mode})`)
+  }
+
+  /** The definition `name` resolves to for `scope` (default: the calling scope). */
+  get(name: string, scope?: ScopeKey): ToolDefinition | undefined {
+    const agent = scope ?? readScopeKey(this.ctx)
+    const registry = this[STATE].registry
+    if (name === RESERVED_TOOL_NAME) return registry.transportFor(agent)?.definition
+    return registry.resolve(name, agent)?.definition
+  }
+
+  /** Every schema visible to `scope` (default: the calling scope), without behaviour. */
+  schemas(scope?: ScopeKey): ToolSchema[] {
+    const agent = scope ?? readScopeKey(this.ctx)
+    return this[STATE].registry.visible(agent).map((tool) => tool.schema)
+  }
+
+  /** Run one call through the full pipeline. Failures are results, never throws. */
+  execute(input: ToolExecutionInput): Promise<ToolExecutionResult> {
+    const state = this[STATE]
+    if (input?.agent === undefined) {
+      const agent = readScopeKey(this.ctx)
+      if (agent !== undefined) input = { ...input, agent }
+    }
+    try {
+      return executeCall(state, input)
+    } catch (error) {
+      return Promise.reject(error)
+    }
+  }
+
+  /** `parallel` only when the visible definition's `isConcurrencySafe(args)` returns exactly `true`. */
+  executionMode(input: ToolExecutionInput): ToolExecutionMode {
+    const agent = input?.agent ?? readScopeKey(this.ctx)
+    return executionModeOf(this[STATE].registry, input, agent)
+  }
+
+  /** Run a model turn's calls as a rolling pool; results in model order. */
+  executeBatch(
+    inputs: readonly ToolExecutionInput[],
+    options?: ExecuteBatchOptions,
+  ): Promise<ToolExecutionResult[]> {
+    const agent = readScopeKey(this.ctx)
+    const scoped =
+      agent === undefined || !Array.isArray(inputs)
+        ? inputs
+        : inputs.map((input) => (input?.agent === undefined ? { ...input, agent } : input))
+    try {
+      return executeBatch(this[STATE], scoped, options)
+    } catch (error) {
+      return Promise.reject(error)
+    }
+  }
+
+  /** The prompt contribution for an agent (default: the calling scope), after `system-prompt/assemble`. */
+  assemble(options: AssembleOptions = {}): ToolAssembly {
+    const agent = options.agent ?? readScopeKey(this.ctx)
+    const state = this[STATE]
+    return assembleTools(state.registry, state.hooks, agent, options)
+  }
+
+  /** Install the Code Mode provider (one at a time). Disposed with the caller's fiber. */
+  provideCodeMode(provider: CodeModeProvider): () => void {
+    if (typeof provider !== 'object' || provider === null || typeof provider.sections !== 'function') {
+      throw new ToolRegistrationError('provideCodeMode() takes { transport, sections }')
+    }
+    const transport = compileTool(provider.transport)
+    if (transport.name !== RESERVED_TOOL_NAME) {
+      throw new ToolRegistrationError(`the Code Mode transport must be named \`${RESERVED_TOOL_NAME}\``)
+    }
+    const registry = this[STATE].registry
+    return own(this, () => registry.installProvider({ provider, transport }), 'tools.provideCodeMode()')
+  }
+
+  /** The effective presentation mode of an agent (default: the calling scope). */
+  modeOf(agent?: ScopeKey): ToolPresentationMode {
+    return this[STATE].registry.modeOf(agent ?? readScopeKey(this.ctx))
+  }
+}

@@ -1,0 +1,35 @@
+import { type JsonValue, snapshotJson } from '@dsh/tools-schema'
+import type { CompiledTool } from '../internal/compiled-tool'
+import { resolveTool } from '../pipeline/prepare-call'
+import type { ToolRegistry } from '../registry'
+import type { ScopeKey, ToolExecutionInput, ToolExecutionMode } from '../types'
+
+/** `parallel` only when `isConcurrencySafe(args)` returns exactly `true` for valid arguments. */
+export function classify(tool: CompiledTool, args: JsonValue): ToolExecutionMode {
+  const classifier = tool.definition.isConcurrencySafe
+  if (classifier === undefined) return 'exclusive'
+  try {
+    if (tool.checkArgs(args).length > 0) return 'exclusive'
+    return classifier.call(tool.definition, args) === true ? 'parallel' : 'exclusive'
+  } catch {
+    return 'exclusive'
+  }
+}
+
+/**
+ * The scheduling class of a call as the agent sees it. Unknown, hidden, gated, undeclared,
+ * invalid-argument or throwing classifications are all `exclusive`.
+ */
+export function executionModeOf(
+  registry: ToolRegistry,
+  input: ToolExecutionInput,
+  agent: ScopeKey | undefined,
+): ToolExecutionMode {
+  try {
+    const tool = resolveTool(registry, input.name, agent, input.parent !== undefined)
+    if (typeof tool === 'string') return 'exclusive'
+    return classify(tool, snapshotJson(input.arguments))
+  } catch {
+    return 'exclusive'
+  }
+}
