@@ -32,7 +32,13 @@ export interface CodeRunHost {
 }
 
 /** Why a run failed. */
-export type CodeRunFailureKind = 'exception' | 'timeout' | 'abort' | 'worker-exit' | 'output-limit' | 'invalid-output'
+export type CodeRunFailureKind =
+  | 'exception'
+  | 'timeout'
+  | 'abort'
+  | 'worker-exit'
+  | 'output-limit'
+  | 'invalid-output'
 
 /** The result of a run: logs always (eagerly captured, even for a killed program), plus a result or a failure. */
 export type CodeRunOutcome =

@@ -1,0 +1,235 @@
+/**
+ * The dispatch bridge: the host side of one `run_code` run. It turns each binding call of the
+ * program into a full-pipeline tool execution, schedules it through a per-run
+ * {@link DispatchPool}, and owns the run-scoped abort and the drain at settlement.
+ */
+import type {
+  AdditionalContext,
+  JsonValue,
+  ToolContent,
+  ToolExecutionInput,
+  ToolExecutionResult,
+  ToolRunContext,
+} from '@dsh/tools-core'
+import { RESERVED_TOOL_NAME, snapshotJson } from '@dsh/tools-core'
+import type { DispatchEventPort, ToolRuntimePort } from './bridge-ports'
+import type { CodeRunHost, CodeRunOutcome, CodeRuntime } from './code-runtime'
+import { DispatchPool } from './dispatch-pool'
+import { ToolCallError } from './errors'
+
+/** What a bridge needs from its surroundings. */
+export interface BridgeEnvironment {
+  readonly tools: ToolRuntimePort
+  readonly runtime: CodeRuntime
+  readonly events: DispatchEventPort
+  /** Validated integer ≥ 1. */
+  readonly maxParallelSubCalls: number
+}
+
+/** One binding call on its way through the pool. */
+interface SubCall {
+  readonly n: number
+  readonly exclusive: boolean
+  readonly input: ToolExecutionInput
+  resolve: (value: JsonValue) => void
+  reject: (error: ToolCallError) => void
+}
+
+function rejectWith(name: string, message: string): Promise<never> {
+  return Promise.reject(new ToolCallError(name, message))
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+/** The host of one run. Created per `run_code` execution; implements {@link CodeRunHost}. */
+export class CodeRunBridge implements CodeRunHost {
+  /** The run-scoped signal: follows the outer signal and aborts when the run settles. */
+  readonly signal: AbortSignal
+  private readonly controller = new AbortController()
+  private readonly pool: DispatchPool<SubCall>
+  private readonly names: ReadonlySet<string>
+  private readonly contexts: [number, readonly AdditionalContext[]][] = []
+  private submitted = 0
+  private ended = false
+  private readonly outerSignal: AbortSignal
+  private readonly onOuterAbort = (): void => this.controller.abort(this.outerSignal.reason)
+
+  constructor(
+    private readonly env: BridgeEnvironment,
+    private readonly exec: ToolRunContext,
+    toolNames: readonly string[],
+  ) {
+    this.signal = this.controller.signal
+    this.outerSignal = exec.signal
+    if (exec.signal.aborted) this.controller.abort(exec.signal.reason)
+    else exec.signal.addEventListener('abort', this.onOuterAbort, { once: true })
+    this.names = new Set(toolNames)
+    this.pool = new DispatchPool(env.maxParallelSubCalls, (call) => void this.dispatch(call))
+  }
+
+  /** How many binding calls were submitted to the pool so far. */
+  get submittedCalls(): number {
+    return this.submitted
+  }
+
+  /** Submit one binding call (bound: safe to detach from the bridge). */
+  readonly call = (name: string, args: JsonValue): Promise<JsonValue> => {
+    if (this.ended) return rejectWith(name, 'the run_code program has already finished')
+    if (typeof name !== 'string' || !this.names.has(name)) {
+      return rejectWith(String(name), `unknown tool: ${String(name)} is not a binding of this run`)
+    }
+    let snapshot: JsonValue
+    try {
+      snapshot = snapshotJson(args)
+    } catch (error) {
+      return rejectWith(name, `arguments are not lossless JSON: ${describe(error)}`)
+    }
+    const n = ++this.submitted
+    const exec = this.exec
+    const input: ToolExecutionInput =
+      exec.agent === undefined
+        ? {
+            callId: `${exec.callId}:code:${n}`,
+            name,
+            arguments: snapshot,
+            signal: this.signal,
+            parent: exec.token,
+          }
+        : {
+            callId: `${exec.callId}:code:${n}`,
+            name,
+            arguments: snapshot,
+            signal: this.signal,
+            agent: exec.agent,
+            parent: exec.token,
+          }
+    let exclusive = true
+    try {
+      exclusive = this.env.tools.executionMode(input) !== 'parallel'
+    } catch {
+      // an unclassifiable call runs alone
+    }
+    const call: SubCall = {
+      n,
+      exclusive,
+      input,
+      resolve: undefined!,
+      reject: undefined!,
+    }
+    const promise = new Promise<JsonValue>((resolve, reject) => {
+      call.resolve = resolve
+      call.reject = reject
+    })
+    this.pool.submit(call)
+    return promise
+  }
+
+  /**
+   * End the run: abort the run signal (sub-tools still running see it), abandon queued calls
+   * (they never start and emit nothing), wait until every started call has settled, then
+   * defer the collected sub-call contexts through the parent in dispatch order.
+   */
+  async settle(): Promise<void> {
+    if (this.ended) return
+    this.ended = true
+    this.outerSignal.removeEventListener('abort', this.onOuterAbort)
+    this.controller.abort(new Error('run_code run settled'))
+    for (const call of this.pool.close()) {
+      call.reject(
+        new ToolCallError(call.input.name, 'the run_code program finished before this call started'),
+      )
+    }
+    await this.pool.idle()
+    const contexts = this.contexts
+    if (contexts.length > 0) {
+      contexts.sort((a, b) => a[0] - b[0])
+      for (const [, list] of contexts) for (const context of list) this.exec.deferContext(context)
+    }
+  }
+
+  private async dispatch(call: SubCall): Promise<void> {
+    const { input } = call
+    const events = this.env.events
+    const observed = events.listening('tool/code-dispatch-start') || events.listening('tool/code-dispatch')
+    const startTime = observed ? Date.now() : 0
+    if (observed) {
+      events.emit('tool/code-dispatch-start', input.agent, {
+        id: input.callId,
+        parent: this.exec.callId,
+        parentToken: this.exec.token,
+        name: input.name,
+        arguments: input.arguments as JsonValue,
+        time: startTime,
+      })
+    }
+    let result: ToolExecutionResult | undefined
+    let thrown: unknown
+    try {
+      result = await this.env.tools.execute(input)
+    } catch (error) {
+      thrown = error
+    }
+    if (result === undefined) {
+      const message = `tool runtime failed: ${describe(thrown)}`
+      if (observed) this.emitResult(input, [{ type: 'text', text: `Error: ${message}` }], true, startTime)
+      this.pool.finish(call)
+      call.reject(new ToolCallError(input.name, message))
+      return
+    }
+    if (result.additionalContexts !== undefined && result.additionalContexts.length > 0) {
+      this.contexts.push([call.n, result.additionalContexts])
+    }
+    if (observed) this.emitResult(input, result.content, result.isError, startTime)
+    this.pool.finish(call)
+    if (result.isError) call.reject(new ToolCallError(input.name, result.error.message))
+    else call.resolve(result.value)
+  }
+
+  private emitResult(
+    input: ToolExecutionInput,
+    content: ToolContent,
+    isError: boolean,
+    startTime: number,
+  ): void {
+    this.env.events.emit('tool/code-dispatch', input.agent, {
+      id: input.callId,
+      parent: this.exec.callId,
+      parentToken: this.exec.token,
+      name: input.name,
+      content,
+      isError,
+      startTime,
+      endTime: Date.now(),
+    })
+  }
+}
+
+/** The sorted binding names a run may call: the scope's visible tools minus `run_code`. */
+export function bindingNames(tools: ToolRuntimePort, agent: string | undefined): string[] {
+  const names: string[] = []
+  for (const schema of tools.schemas(agent)) if (schema.name !== RESERVED_TOOL_NAME) names.push(schema.name)
+  return names.sort()
+}
+
+/**
+ * Run one program through the bridge. Always settles the bridge (abort, drain, deferred
+ * contexts) before returning, whatever the runtime did.
+ */
+export async function runThroughBridge(
+  env: BridgeEnvironment,
+  exec: ToolRunContext,
+  code: string,
+  description: string,
+): Promise<CodeRunOutcome> {
+  const toolNames = bindingNames(env.tools, exec.agent)
+  const bridge = new CodeRunBridge(env, exec, toolNames)
+  try {
+    return await env.runtime.run({ code, description, toolNames }, bridge)
+  } catch (error) {
+    return { ok: false, kind: 'exception', message: `code runtime failed: ${describe(error)}`, logs: [] }
+  } finally {
+    await bridge.settle()
+  }
+}

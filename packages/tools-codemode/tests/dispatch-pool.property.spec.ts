@@ -1,0 +1,45 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { type DispatchJob, DispatchPool } from '../src/dispatch-pool'
+
+interface Job extends DispatchJob {
+  readonly id: number
+}
+
+describe('DispatchPool properties', () => {
+  it('starts every job in submission order, never above the cap, exclusive jobs always alone', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 6 }),
+        fc.array(fc.boolean(), { minLength: 1, maxLength: 40 }),
+        fc.array(fc.nat(), { minLength: 1, maxLength: 200 }),
+        (maxParallel, flags, picks) => {
+          const started: Job[] = []
+          const running: Job[] = []
+          const pool = new DispatchPool<Job>(maxParallel, (job) => {
+            if (job.exclusive) expect(running).toHaveLength(0)
+            else expect(running.some((other) => other.exclusive)).toBe(false)
+            started.push(job)
+            running.push(job)
+            expect(running.length).toBeLessThanOrEqual(maxParallel)
+            expect(pool.active).toBe(running.length)
+          })
+          const jobs = flags.map((flag, id) => ({ id, exclusive: flag }))
+          let submitted = 0
+          let step = 0
+          // Interleave submissions and completions, driven by the random picks.
+          while (submitted < jobs.length || running.length > 0) {
+            const pick = picks[step++ % picks.length]!
+            if (submitted < jobs.length && (running.length === 0 || pick % 2 === 0)) {
+              pool.submit(jobs[submitted++]!)
+            } else if (running.length > 0) {
+              const [job] = running.splice(pick % running.length, 1)
+              pool.finish(job!)
+            }
+          }
+          expect(started.map((job) => job.id)).toEqual(jobs.map((job) => job.id))
+        },
+      ),
+    )
+  })
+})
