@@ -1,12 +1,12 @@
 // End to end with real worker threads: ctx.tools.execute({ name: 'run_code' }) → bridge →
 // @dsh/code-runtime-worker-thread → bindings → the full tool pipeline.
 import { Context } from '@deepseek-ai/cordis'
-import WorkerThreadCodeRuntime, { type WorkerThreadRuntimeConfig } from '@dsh/code-runtime-worker-thread'
+import type { CodeDispatchResult, CodeDispatchStart } from '@dsh/tools-codemode'
+import * as CodeMode from '@dsh/tools-codemode'
 import ToolRuntime, { defineTool } from '@dsh/tools-core'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { CodeDispatchResult, CodeDispatchStart } from '../src/events'
-import * as CodeMode from '../src/plugin'
-import { addTool, deferred, echoTool, runCode, textOf, until } from './fixtures/app'
+import WorkerThreadCodeRuntime, { type WorkerThreadRuntimeConfig } from '../src/index'
+import { addTool, deferred, echoTool, runCode, textOf, until } from './fixtures/code-mode-app'
 
 let app: Context | undefined
 afterEach(async () => {
