@@ -1,3 +1,4 @@
+import { isToolsError } from '@dsh/tools-schema'
 import { ToolAssemblyError } from './errors'
 import { type HookTable, listenersFor, runWaterfall } from './internal/listeners'
 import type { ToolRegistry } from './registry'
@@ -76,9 +77,16 @@ export function assembleTools(
   const listeners = listenersFor(hooks, 'system-prompt/assemble', agent)
   if (listeners === undefined) return assembly
   const frozenOptions = Object.freeze({ ...options })
-  const replaced = runWaterfall(listeners, [assembly, frozenOptions], () => assembly) as
-    | ToolAssembly
-    | undefined
+  let replaced: ToolAssembly | undefined
+  try {
+    replaced = runWaterfall(listeners, [assembly, frozenOptions], () => assembly) as ToolAssembly | undefined
+  } catch (error) {
+    if (isToolsError(error)) throw error
+    throw new ToolAssemblyError(
+      `a system-prompt/assemble listener failed: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    )
+  }
   if (
     typeof replaced !== 'object' ||
     replaced === null ||

@@ -8,14 +8,13 @@ import {
   type ValueSchemaSpec,
   valueSchemaSpecToJsonSchema,
 } from '@dsh/tools-schema'
+import type { ToolCallView, ToolResultView } from './presentation-types'
 import type {
-  ToolCallView,
   ToolContent,
   ToolDefinition,
   ToolExecution,
   ToolExecutionResult,
   ToolResultRecord,
-  ToolResultView,
   ToolRunContext,
 } from './types'
 
@@ -28,7 +27,7 @@ export interface ToolSpec<P extends ParameterSchemaSpec, O extends ValueSchemaSp
   readonly output: {
     readonly schema: O
     render(args: NoInfer<InferArgs<P>>, value: NoInfer<InferValue<O>>): ToolContent
-    presentationMeta?(args: NoInfer<InferArgs<P>>, value: NoInfer<InferValue<O>>): JsonValue
+    presentationMeta?(args: NoInfer<InferArgs<P>>, value: NoInfer<InferValue<O>>): JsonValue | undefined
   }
   execute(args: NoInfer<InferArgs<P>>, exec: ToolRunContext): BodyResult<O>
   finalizeContent?(exec: ToolExecution, result: ToolExecutionResult): ToolContent | undefined
@@ -86,7 +85,7 @@ interface AnySpec {
   readonly output: {
     readonly schema: ValueSchemaSpec
     render(args: any, value: any): ToolContent
-    presentationMeta?(args: any, value: any): JsonValue
+    presentationMeta?(args: any, value: any): JsonValue | undefined
   }
   execute(args: any, exec: ToolRunContext): any
   finalizeContent?(exec: ToolExecution, result: ToolExecutionResult): ToolContent | undefined
@@ -131,8 +130,8 @@ function buildDefinition(spec: AnySpec): ToolDefinition {
   if (spec.timeoutMs !== undefined) definition.timeoutMs = spec.timeoutMs
   if (presentCall !== undefined) {
     definition.presentCall = (args: unknown) => {
-      if (!valid(args)) return undefined
       try {
+        if (!valid(args)) return undefined
         const view = presentCall.call(spec, args)
         return isView(view) ? view : undefined
       } catch {
@@ -142,8 +141,8 @@ function buildDefinition(spec: AnySpec): ToolDefinition {
   }
   if (presentResult !== undefined) {
     definition.presentResult = (args: unknown, result: ToolResultRecord, meta: JsonValue | undefined) => {
-      if (!valid(args)) return undefined
       try {
+        if (!valid(args)) return undefined
         const view = presentResult.call(spec, args, result, meta)
         return isView(view) ? view : undefined
       } catch {
@@ -153,8 +152,8 @@ function buildDefinition(spec: AnySpec): ToolDefinition {
   }
   if (isConcurrencySafe !== undefined) {
     definition.isConcurrencySafe = (args: unknown) => {
-      if (!valid(args)) return false
       try {
+        if (!valid(args)) return false
         return isConcurrencySafe.call(spec, args) === true
       } catch {
         return false

@@ -1,5 +1,4 @@
 // Public API of @dsh/tools-core. Explicit named re-exports only; no logic here.
-import './events'
 
 export type {
   InferArgs,
@@ -46,6 +45,14 @@ export {
   ToolTimeoutError,
   UnknownToolError,
 } from './errors'
+export type {
+  FileDiff,
+  NumberedLine,
+  SearchFileMatches,
+  ToolCallView,
+  ToolLocation,
+  ToolResultView,
+} from './presentation-types'
 export { RESERVED_TOOL_NAME } from './registry'
 export { default, default as ToolRuntime, type ToolRuntimeConfig } from './runtime'
 export { createScope, scopeOf, type ToolScope } from './scope'
@@ -56,18 +63,14 @@ export type {
   CodeModeProvider,
   ContentPart,
   ExecuteBatchOptions,
-  FileDiff,
   ImageContentPart,
   NativeToolSpec,
-  NumberedLine,
   PostToolDecision,
   PreToolDecision,
   PromptSection,
   ScopeKey,
-  SearchFileMatches,
   TextContentPart,
   ToolAssembly,
-  ToolCallView,
   ToolContent,
   ToolDefinition,
   ToolDispatchExecution,
@@ -79,12 +82,10 @@ export type {
   ToolFailure,
   ToolFailureInfo,
   ToolGuard,
-  ToolLocation,
   ToolOutputDeclaration,
   ToolPresentationMode,
   ToolRestriction,
   ToolResultRecord,
-  ToolResultView,
   ToolRunContext,
   ToolSchema,
   ToolSuccess,

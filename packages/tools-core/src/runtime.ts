@@ -1,6 +1,7 @@
 import { type Context, Service } from '@deepseek-ai/cordis'
 import { assembleTools } from './assembly'
 import { ToolRegistrationError } from './errors'
+import './events' // the cordis `Events` augmentation (tools/* and system-prompt/assemble)
 import { compileTool } from './internal/compiled-tool'
 import type { HookTable } from './internal/listeners'
 import { readScopeKey } from './internal/scope-key'

@@ -168,6 +168,44 @@ describe('cancellation', () => {
     expect(result.isError && result.error.info?.code).toBe('TOOL_TIMEOUT')
   })
 
+  it('a next() a wrapper fires microtasks after returning never leaves a started body pending', async () => {
+    // The wrapper gives up, then calls next() k microtasks later. Whatever k, either the body
+    // never starts, or execute() returns only after that body settled.
+    for (let k = 0; k <= 12; k++) {
+      const ctx = await createRuntime()
+      const release = deferred()
+      const order: string[] = []
+      ctx.tools.register(
+        echoTool('slow', {
+          execute: async () => {
+            order.push('body started')
+            await release.promise
+            order.push('body settled')
+            return 'late'
+          },
+        }),
+      )
+      ctx.on('tools/execute', async (_exec, next) => {
+        let later: Promise<void> = Promise.resolve()
+        for (let i = 0; i < k; i++) later = later.then(() => {})
+        later.then(() => void next())
+        throw new ToolTimeoutError(1)
+      })
+      const pending = ctx.tools.execute(call('slow')).then((result) => {
+        order.push('execute returned')
+        return result
+      })
+      await new Promise((r) => setTimeout(r, 5))
+      release.resolve()
+      const result = await pending
+      expect(result.isError && result.error.info?.code).toBe('TOOL_TIMEOUT')
+      expect([[], ['body started', 'body settled']]).toContainEqual(
+        order.filter((entry) => entry !== 'execute returned'),
+      )
+      expect(order.at(-1)).toBe('execute returned')
+    }
+  })
+
   it('a body that ignores an abort still settles the call only once it settles', async () => {
     const ctx = await createRuntime()
     const release = deferred()

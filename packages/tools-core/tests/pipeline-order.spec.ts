@@ -91,6 +91,37 @@ describe('pipeline order', () => {
     expect(log).toEqual(['finalize', 'result'])
   })
 
+  it('step 1: BigInt, cycles, undefined in arrays, NaN and accessors are INVALID_ARGS results, never throws', async () => {
+    const ctx = await createRuntime()
+    const log: string[] = []
+    ctx.tools.register(tracedTool(log))
+    trace(ctx, log)
+    const cycle: Record<string, unknown> = {}
+    cycle.self = cycle
+    const lossy: [unknown, string][] = [
+      [{ n: 1n }, '$.n: a BigInt is not JSON'],
+      [cycle, '$.self: cycle detected'],
+      [{ list: [1, undefined] }, '$.list[1]: undefined is not JSON'],
+      [{ n: Number.NaN }, '$.n: NaN is not JSON'],
+      [
+        {
+          get text() {
+            throw new Error('getter ran')
+          },
+        },
+        '$.text: accessor properties are not JSON',
+      ],
+    ]
+    for (const [args, message] of lossy) {
+      const result = await ctx.tools.execute(call('echo', args))
+      expect(result.isError && result.error).toEqual({
+        message: `invalid arguments: ${message}`,
+        info: { name: 'ToolArgsError', code: 'INVALID_ARGS' },
+      })
+    }
+    expect(log).toEqual(lossy.flatMap(() => ['finalize', 'result']))
+  })
+
   it('step 2: an unknown tool is UNKNOWN_TOOL before any policy', async () => {
     const ctx = await createRuntime()
     const log: string[] = []
@@ -172,6 +203,38 @@ describe('pipeline order', () => {
         info: { name: 'DeniedError', code: 'DENIED' },
       })
       expect(asked).toEqual(['echo:risky', 'echo:risky'])
+    })
+
+    it('the approval seam is duck-typed: no request() means deny; a throwing request denies', async () => {
+      const ctx = await createRuntime()
+      let bodies = 0
+      ctx.tools.register(
+        echoTool('echo', {
+          execute: () => {
+            bodies++
+            return 'ok'
+          },
+        }),
+      )
+      ctx.on('tools/pre-execute', async () => ({ kind: 'ask' }))
+      const dispose = ctx.provide('approval', { approve: () => true })
+      const noRequest = await ctx.tools.execute(call('echo'))
+      expect(noRequest.isError && noRequest.error).toEqual({
+        message: 'approval required but no approval service is available',
+        info: { name: 'DeniedError', code: 'DENIED' },
+      })
+      dispose()
+      ctx.provide('approval', {
+        async request() {
+          throw new Error('ui crashed')
+        },
+      })
+      const threw = await ctx.tools.execute(call('echo'))
+      expect(threw.isError && threw.error).toEqual({
+        message: 'approval request failed: ui crashed',
+        info: { name: 'DeniedError', code: 'DENIED' },
+      })
+      expect(bodies).toBe(0)
     })
 
     it('a throwing listener becomes a failure naming the phase', async () => {
@@ -333,6 +396,37 @@ describe('pipeline order', () => {
       const result = await ctx.tools.execute(call('echo', { text: 'original' }))
       expect(result.isError === false && result.value).toBe('original')
       expect(errors).toEqual(['arguments', 'name', 'token', 'callId'])
+    })
+
+    it('a wrapper may not replace the signal with a non-signal or delete it; the failure names the phase', async () => {
+      const ctx = await createRuntime()
+      let bodies = 0
+      ctx.tools.register(
+        echoTool('echo', {
+          execute: () => {
+            bodies++
+            return 'ok'
+          },
+        }),
+      )
+      const thrown: string[] = []
+      ctx.on('tools/execute', (exec, next) => {
+        try {
+          delete (exec as { signal?: AbortSignal }).signal
+        } catch (error) {
+          thrown.push((error as Error).name)
+        }
+        exec.signal = undefined as never
+        return next()
+      })
+      const result = await ctx.tools.execute(call('echo'))
+      expect(thrown).toEqual(['TypeError'])
+      expect(result.isError && result.error).toEqual({
+        message:
+          'tools/execute listener failed: `exec.signal` was replaced by something that is not an AbortSignal',
+        info: { name: 'ToolFailedError', code: 'TOOL_FAILED' },
+      })
+      expect(bodies).toBe(0)
     })
 
     it('a wrapper that retries re-runs the body', async () => {

@@ -4,6 +4,7 @@ import {
   createScope,
   defineTool,
   type PromptSection,
+  ToolAssemblyError,
   type ToolExecutionToken,
 } from '../src/index'
 import { call, createRuntime, echoTool } from './fixtures/runtime'
@@ -66,6 +67,30 @@ describe('presenters', () => {
       content: 'false:undefined',
     })
     expect(tool.presentResult?.({} as never, record, undefined)).toBeUndefined()
+  })
+
+  it('args that cannot even be read (revoked proxy, throwing getter) fall back instead of crashing', () => {
+    const proxy = Proxy.revocable({ path: 'a' }, {})
+    proxy.revoke()
+    const getter = {
+      get path(): string {
+        throw new Error('getter ran')
+      },
+    }
+    const record = { isError: false, content: [] }
+    const safe = defineTool({
+      name: 'safe',
+      description: '',
+      parameters: { path: { type: 'string', required: true } },
+      output: { schema: { type: 'null' }, render: () => [] },
+      execute: () => null,
+      isConcurrencySafe: () => true,
+    })
+    for (const args of [proxy.proxy, getter]) {
+      expect(tool.presentCall?.(args as never)).toBeUndefined()
+      expect(tool.presentResult?.(args as never, record, undefined)).toBeUndefined()
+      expect(safe.isConcurrencySafe?.(args as never)).toBe(false)
+    }
   })
 
   it('a throwing presenter falls back instead of crashing replay', () => {
@@ -134,6 +159,43 @@ describe('assemble', () => {
     expect(log).toEqual([{ agent: 's', mode: 'both', tools: ['grep'] }])
     // schemas() still reports capabilities, never the transport
     expect(s.ctx.tools.schemas().map((t) => t.name)).toEqual(['grep'])
+  })
+
+  it('a provider that cannot render an SDK for the runtime language fails assemble() loudly', async () => {
+    const ctx = await createRuntime({ mode: 'code' })
+    ctx.tools.register(echoTool('grep'))
+    ctx.tools.provideCodeMode({
+      ...provider(),
+      sections() {
+        throw new Error('no SDK renderer for runtime language `ruby`')
+      },
+    })
+    expect(() => ctx.tools.assemble()).toThrow('no SDK renderer for runtime language `ruby`')
+  })
+
+  it('toolOrder naming a tool twice throws', async () => {
+    const ctx = await createRuntime()
+    ctx.tools.register(echoTool('a'))
+    expect(() => ctx.tools.assemble({ toolOrder: ['a', 'a'] })).toThrow(/twice/)
+  })
+
+  it('a throwing system-prompt/assemble listener fails loudly, naming the phase', async () => {
+    const ctx = await createRuntime()
+    ctx.tools.register(echoTool('a'))
+    ctx.on('system-prompt/assemble', () => {
+      throw new Error('listener broke')
+    })
+    expect(() => ctx.tools.assemble()).toThrow(ToolAssemblyError)
+    expect(() => ctx.tools.assemble()).toThrow('a system-prompt/assemble listener failed: listener broke')
+  })
+
+  it('scoped system-prompt/assemble listeners see only their agent', async () => {
+    const ctx = await createRuntime()
+    ctx.tools.register(echoTool('a'))
+    const s = createScope(ctx, 's')
+    s.ctx.on('system-prompt/assemble', (_assembly, _options, next) => ({ ...next(), tools: [] }))
+    expect(ctx.tools.assemble().tools.map((t) => t.name)).toEqual(['a'])
+    expect(s.ctx.tools.assemble().tools).toEqual([])
   })
 
   it('the system-prompt/assemble waterfall may replace the assembly (authoritative)', async () => {

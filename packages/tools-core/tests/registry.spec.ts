@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import type { Context } from '@deepseek-ai/cordis'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import {
+  createScope,
   defineTool,
   isToolsError,
   RESERVED_TOOL_NAME,
@@ -89,7 +90,38 @@ describe('registry', () => {
     for (const mode of ['native', 'code', 'both'] as const) {
       const ctx = await createRuntime({ mode })
       expect(() => ctx.tools.register(echoTool(RESERVED_TOOL_NAME))).toThrow(/reserved/)
+      const scope = createScope(ctx, `agent-${mode}`)
+      expect(() => scope.ctx.tools.register(echoTool(RESERVED_TOOL_NAME))).toThrow(/reserved/)
+      scope.ctx.tools.presentAs(mode)
+      expect(() => scope.ctx.tools.register(echoTool(RESERVED_TOOL_NAME))).toThrow(/reserved/)
     }
+  })
+
+  it('a duplicate name in one scope layer throws; the same name in another layer does not', async () => {
+    const ctx = await createRuntime()
+    ctx.tools.register(echoTool())
+    const a = createScope(ctx, 'a')
+    const b = createScope(ctx, 'b')
+    a.ctx.tools.register(echoTool())
+    b.ctx.tools.register(echoTool())
+    expect(() => a.ctx.tools.register(echoTool())).toThrow(/already registered in scope `a`/)
+  })
+
+  it('a plugin loaded through a scope ctx registers into that scope and is disposed with its fiber', async () => {
+    const ctx = await createRuntime()
+    const scope = createScope(ctx, 'a')
+    const fiber = scope.ctx.plugin({
+      name: 'scoped-plugin',
+      inject: ['tools'],
+      apply(pluginCtx: Context) {
+        pluginCtx.tools.register(echoTool('scoped'))
+      },
+    })
+    await fiber
+    expect(ctx.tools.get('scoped', 'a')?.name).toBe('scoped')
+    expect(ctx.tools.get('scoped')).toBeUndefined()
+    await fiber.dispose()
+    expect(ctx.tools.get('scoped', 'a')).toBeUndefined()
   })
 
   it('rejects a missing output declaration and bad timeoutMs', async () => {

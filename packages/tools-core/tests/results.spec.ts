@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest'
-import { defineTool, type ToolExecutionResult, type ToolExecutionToken } from '../src/index'
-import { call, createRuntime, echoTool } from './fixtures/runtime'
+import {
+  defineTool,
+  type ToolDefinition,
+  type ToolExecutionResult,
+  type ToolExecutionToken,
+} from '../src/index'
+import { call, createRuntime, deferred, echoTool } from './fixtures/runtime'
+
+/** Every object reachable from `value` is frozen. */
+function expectDeepFrozen(value: unknown, path = '$'): void {
+  if (typeof value !== 'object' || value === null) return
+  expect(Object.isFrozen(value), `${path} is frozen`).toBe(true)
+  for (const [key, member] of Object.entries(value)) expectDeepFrozen(member, `${path}.${key}`)
+}
 
 function objectTool(execute: () => unknown, extra: Record<string, unknown> = {}) {
   return defineTool({
@@ -39,6 +51,74 @@ describe('results', () => {
     expect(Object.isFrozen(result.content[0])).toBe(true)
     const nested = await ctx.tools.execute(call('obj', {}, { parent: Symbol('outer') as ToolExecutionToken }))
     expect('meta' in nested).toBe(false)
+  })
+
+  it('results are deep-frozen on every path (success, meta, contexts, failures, replacements)', async () => {
+    const ctx = await createRuntime()
+    ctx.tools.register(
+      objectTool(() => ({ n: 1 }), {
+        name: 'obj',
+        execute: (_args: unknown, exec: { deferContext(c: unknown): void }) => {
+          exec.deferContext({ source: 'tool', text: 'deferred', meta: { nested: { list: [1] } } })
+          return { n: 1 }
+        },
+      }),
+    )
+    ctx.tools.register(
+      echoTool('throws', {
+        execute: () => {
+          throw new Error('x')
+        },
+      }),
+    )
+    let decision: unknown = { kind: 'accept' }
+    ctx.on('tools/post-execute', async () => decision as never)
+    const results: ToolExecutionResult[] = []
+    ctx.on('tools/result', (_exec, result) => {
+      results.push(result)
+    })
+    await ctx.tools.execute(call('obj'))
+    decision = { kind: 'accept', content: [{ type: 'text', text: 'swapped' }] }
+    await ctx.tools.execute(call('obj'))
+    decision = {
+      kind: 'accept',
+      value: { n: 5 },
+      additionalContexts: [{ source: 'p', text: 't', meta: [{}] }],
+    }
+    await ctx.tools.execute(call('obj'))
+    decision = {
+      kind: 'block',
+      feedback: 'no',
+      additionalContexts: [{ source: 'p', text: 't', meta: { a: {} } }],
+    }
+    await ctx.tools.execute(call('obj'))
+    decision = { kind: 'accept' }
+    await ctx.tools.execute(call('throws'))
+    await ctx.tools.execute(call('missing'))
+    await ctx.tools.execute(call('obj', { n: 1n }))
+    expect(results).toHaveLength(7)
+    expect(results[0]).toMatchObject({ meta: { doubled: 2 }, additionalContexts: [{ text: 'deferred' }] })
+    for (const result of results) expectDeepFrozen(result)
+  })
+
+  it('presentationMeta returning undefined means no meta, not a failure', async () => {
+    const ctx = await createRuntime()
+    ctx.tools.register(
+      defineTool({
+        name: 'plain',
+        description: '',
+        parameters: {},
+        output: {
+          schema: { type: 'string' },
+          render: (_args, value) => [{ type: 'text', text: value }],
+          presentationMeta: () => undefined,
+        },
+        execute: () => 'v',
+      }),
+    )
+    const result = await ctx.tools.execute(call('plain'))
+    expect(result).toEqual({ isError: false, value: 'v', content: [{ type: 'text', text: 'v' }] })
+    expect('meta' in result).toBe(false)
   })
 
   it('a value that violates output.schema or is lossy is INVALID_OUTPUT', async () => {
@@ -260,6 +340,98 @@ describe('results', () => {
         expect(seen[0]).toBe(result)
       })
     }
+
+    it('runs exactly once on every other failure path, and sees the normalized failure', async () => {
+      type Ctx = Awaited<ReturnType<typeof createRuntime>>
+      const aborted = () => {
+        const controller = new AbortController()
+        controller.abort()
+        return controller.signal
+      }
+      const late = new AbortController()
+      const paths: {
+        code: string
+        setup?: (ctx: Ctx) => void
+        body?: () => unknown
+        args?: unknown
+        signal?: AbortSignal
+      }[] = [
+        { code: 'ABORTED_BEFORE_DISPATCH', signal: aborted() },
+        { code: 'INVALID_ARGS', args: { text: 1n } },
+        { code: 'DENIED', setup: (ctx) => ctx.on('tools/pre-execute', async () => ({ kind: 'ask' })) },
+        {
+          code: 'TOOL_FAILED',
+          setup: (ctx) =>
+            ctx.on('tools/execute', async () => {
+              throw new Error('wrapper broke')
+            }),
+        },
+        {
+          code: 'ABORTED',
+          signal: late.signal,
+          body: async () => {
+            late.abort()
+            return 'ok'
+          },
+        },
+        { code: 'INVALID_OUTPUT', body: () => 42 },
+        {
+          code: 'DENIED',
+          setup: (ctx) => ctx.on('tools/post-execute', async () => ({ kind: 'block', feedback: 'no' })),
+        },
+        {
+          code: 'INVALID_OUTPUT',
+          setup: (ctx) => ctx.on('tools/post-execute', async () => ({ kind: 'accept', value: 7 })),
+        },
+      ]
+      for (const path of paths) {
+        const ctx = await createRuntime()
+        const seen: (string | undefined)[] = []
+        ctx.tools.register(
+          echoTool('fin', {
+            execute: (path.body ?? (() => 'ok')) as () => string,
+            finalizeContent: (_exec, result) => {
+              seen.push(result.isError ? result.error.info?.code : 'ok')
+              return [{ type: 'text', text: 'final' }]
+            },
+          }),
+        )
+        path.setup?.(ctx)
+        const input = call('fin', path.args ?? {}, path.signal ? { signal: path.signal } : {})
+        const result = await ctx.tools.execute(input)
+        expect(seen).toEqual([path.code])
+        expect(result.isError && result.error.info?.code).toBe(path.code)
+        expect(result.content).toEqual([{ type: 'text', text: 'final' }])
+      }
+    })
+
+    it('is snapshotted at call start: replacing it mid-call does not change which one runs', async () => {
+      const ctx = await createRuntime()
+      const gate = deferred()
+      const ran: string[] = []
+      const definition = {
+        ...(echoTool('fin', {
+          execute: async () => {
+            await gate.promise
+            return 'ok'
+          },
+        }) as ToolDefinition),
+        finalizeContent: () => {
+          ran.push('original')
+          return undefined
+        },
+      }
+      ctx.tools.register(definition)
+      const pending = ctx.tools.execute(call('fin'))
+      await new Promise((resolve) => setImmediate(resolve))
+      definition.finalizeContent = () => {
+        ran.push('replacement')
+        return undefined
+      }
+      gate.resolve()
+      await pending
+      expect(ran).toEqual(['original'])
+    })
 
     it('a throwing finalizer becomes a failure and does not run again', async () => {
       const ctx = await createRuntime()

@@ -142,6 +142,51 @@ describe('executeBatch', () => {
     expect(probe.started).toEqual([])
   })
 
+  it('a call aborted while it waits at a barrier or for a slot runs no policy (ABORTED_BEFORE_DISPATCH)', async () => {
+    for (const [laterParallel, maxParallel] of [
+      [false, 10], // waits at the exclusive barrier
+      [true, 1], // waits for a free slot
+    ] as const) {
+      const ctx = await createRuntime()
+      const controller = new AbortController()
+      const policy: string[] = []
+      ctx.on('tools/pre-execute', (exec, next) => {
+        policy.push(exec.callId)
+        return next()
+      })
+      let bodies = 0
+      ctx.tools.register(
+        echoTool('aborter', {
+          isConcurrencySafe: () => true,
+          execute: async () => {
+            await new Promise((resolve) => setImmediate(resolve))
+            controller.abort()
+            return 'first'
+          },
+        }),
+      )
+      ctx.tools.register(
+        echoTool('later', {
+          isConcurrencySafe: () => laterParallel,
+          execute: () => {
+            bodies++
+            return 'second'
+          },
+        }),
+      )
+      const results = await ctx.tools.executeBatch(
+        [call('aborter', {}, { callId: 'first' }), call('later', {}, { callId: 'second' })],
+        { signal: controller.signal, maxParallel },
+      )
+      expect(results.map((r) => (r.isError ? r.error.info?.code : 'ok'))).toEqual([
+        'ABORTED',
+        'ABORTED_BEFORE_DISPATCH',
+      ])
+      expect(policy).toEqual(['first'])
+      expect(bodies).toBe(0)
+    }
+  })
+
   it('uses the calling scope for inputs without an agent', async () => {
     const ctx = await createRuntime()
     const s = createScope(ctx, 's')

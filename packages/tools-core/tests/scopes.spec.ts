@@ -93,6 +93,24 @@ describe('scopes', () => {
     expect(log).toEqual(['global:-', 'global:a', 'a:a', 'global:b', 'b-result:b'])
   })
 
+  it('a listener registered through a scope with { global: true } sees every agent', async () => {
+    const ctx = await createRuntime()
+    ctx.tools.register(echoTool())
+    const a = createScope(ctx, 'a')
+    const seen: (string | undefined)[] = []
+    a.ctx.on(
+      'tools/result',
+      (exec) => {
+        seen.push(exec.agent)
+      },
+      { global: true },
+    )
+    await ctx.tools.execute(call('echo'))
+    await ctx.tools.execute(call('echo', {}, { agent: 'b' }))
+    await a.ctx.tools.execute(call('echo'))
+    expect(seen).toEqual([undefined, 'b', 'a'])
+  })
+
   it('scoped guards apply only to their agent', async () => {
     const ctx = await createRuntime()
     ctx.tools.register(echoTool())
@@ -122,6 +140,18 @@ describe('scopes', () => {
       const hidden = await denier.ctx.tools.execute(call('one'))
       expect(hidden.isError && hidden.error.info?.code).toBe('UNKNOWN_TOOL')
       expect(ctx.tools.get('one', 'denier')).toBeUndefined()
+    })
+
+    it('the filter is snapshotted at registration: mutating the list later changes nothing', async () => {
+      const ctx = await createRuntime()
+      for (const name of ['a', 'b']) ctx.tools.register(echoTool(name))
+      const s = createScope(ctx, 's')
+      const allow = ['a']
+      const filter = { allow }
+      s.ctx.tools.restrict(filter)
+      allow.push('b')
+      ;(filter as { allow: string[] }).allow = ['b']
+      expect(names(s.ctx.tools.schemas())).toEqual(['a'])
     })
 
     it('masks intersect, and scope-local tools merge after them', async () => {

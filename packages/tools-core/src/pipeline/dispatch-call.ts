@@ -11,7 +11,7 @@ import type {
   ToolRunContext,
 } from '../types'
 import { normalizeOutput } from './normalize-output'
-import { codedFailure, failure, failureFromThrow } from './results'
+import { abortedBeforeDispatch, codedFailure, failure, failureFromThrow } from './results'
 import type { ToolCall } from './tool-call'
 
 /** Results normalized by the registry, tagged with the dispatch token they belong to. */
@@ -69,6 +69,15 @@ async function awaitBody(call: ToolCall, promise: Promise<unknown>): Promise<Too
   return tag(call, normalizeOutput(call.tool!, call.execution, value))
 }
 
+function isSignal(value: unknown): value is AbortSignal {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as AbortSignal).aborted === 'boolean' &&
+    typeof (value as AbortSignal).addEventListener === 'function'
+  )
+}
+
 /**
  * The innermost `next`: re-fuse the caller's signal, run the body, normalize its value.
  * Synchronous when the body is, so the bare path pays for no extra promise.
@@ -84,12 +93,15 @@ function invokeBody(
     )
   }
   if (call.callerSignal.aborted) {
+    return tag(call, abortedBeforeDispatch())
+  }
+  if (!isSignal(current)) {
     return tag(
       call,
       codedFailure(
-        ToolErrorCode.ABORTED_BEFORE_DISPATCH,
-        'AbortedBeforeDispatchError',
-        'tool call aborted before dispatch',
+        ToolErrorCode.TOOL_FAILED,
+        'ToolFailedError',
+        'tools/execute listener failed: `exec.signal` was replaced by something that is not an AbortSignal',
       ),
     )
   }
@@ -143,7 +155,10 @@ function readOnly(value: unknown): PropertyDescriptor {
   return { value, enumerable: true, writable: false, configurable: false }
 }
 
-/** The view `tools/execute` wrappers get: every field read-only except `signal`. */
+/**
+ * The view `tools/execute` wrappers get: every field read-only except `signal`, which may be
+ * replaced (the body refuses anything that is not an `AbortSignal`) but never deleted.
+ */
 function dispatchView(call: ToolCall): ToolDispatchExecution {
   const { execution } = call
   const descriptors: PropertyDescriptorMap = {
@@ -191,6 +206,9 @@ export async function dispatchCall(call: ToolCall): Promise<void> {
         'tools/execute listener failed: ',
       )
     }
+    // Close the dispatch before waiting: a `next()` a wrapper fires after this point (even a
+    // microtask later) must not start a body we would no longer wait for.
+    call.dispatched = true
     await settleBodies(call)
   }
   call.dispatched = true

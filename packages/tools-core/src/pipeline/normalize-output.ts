@@ -44,7 +44,10 @@ export function normalizeOutput(
   }
   let meta: JsonValue
   try {
-    meta = snapshotJson(output.presentationMeta(execution.arguments, canonical))
+    const derived = output.presentationMeta(execution.arguments, canonical)
+    // `undefined` means "no meta for this result"; anything else must be lossless JSON.
+    if (derived === undefined) return Object.freeze({ isError: false as const, value: canonical, content })
+    meta = snapshotJson(derived)
   } catch (error) {
     return invalid(`output.presentationMeta of \`${name}\` failed: ${messageOf(error)}`)
   }

@@ -3,7 +3,7 @@ import { ToolErrorCode } from '../errors'
 import type { CompiledTool } from '../internal/compiled-tool'
 import { RESERVED_TOOL_NAME, type ToolRegistry } from '../registry'
 import type { ScopeKey, ToolExecution, ToolExecutionInput, ToolExecutionToken } from '../types'
-import { codedFailure, failure, messageOf } from './results'
+import { abortedBeforeDispatch, codedFailure, failure, messageOf } from './results'
 import type { PipelineRuntime, ToolCall } from './tool-call'
 
 /** Throw a `TypeError` for a malformed input (a caller bug, not a model failure). */
@@ -101,11 +101,7 @@ export function prepareCall(runtime: PipelineRuntime, input: ToolExecutionInput)
   } else if (tool === undefined) {
     call.result = codedFailure(ToolErrorCode.UNKNOWN_TOOL, 'UnknownToolError', resolved as string)
   } else if (input.signal.aborted) {
-    call.result = codedFailure(
-      ToolErrorCode.ABORTED_BEFORE_DISPATCH,
-      'AbortedBeforeDispatchError',
-      'tool call aborted before dispatch',
-    )
+    call.result = abortedBeforeDispatch()
   } else {
     const violations = tool.checkArgs(args)
     if (violations.length > 0) {

@@ -1,4 +1,5 @@
 import { isToolsError } from '@dsh/tools-schema'
+import { ToolErrorCode } from '../errors'
 import type { ContentPart, ToolContent, ToolExecutionResult, ToolFailure, ToolFailureInfo } from '../types'
 
 /** Build a frozen failure. Content is exactly `[{ type: 'text', text: 'Error: <message>' }]`. */
@@ -12,6 +13,15 @@ export function failure(message: string, info: ToolFailureInfo | undefined): Too
 /** A failure with the given code and error class name. */
 export function codedFailure(code: string, name: string, message: string): ToolFailure {
   return failure(message, { name, code })
+}
+
+/** The `ABORTED_BEFORE_DISPATCH` failure: the caller aborted before the body was invoked. */
+export function abortedBeforeDispatch(): ToolFailure {
+  return codedFailure(
+    ToolErrorCode.ABORTED_BEFORE_DISPATCH,
+    'AbortedBeforeDispatchError',
+    'tool call aborted before dispatch',
+  )
 }
 
 /** The message of anything thrown. */

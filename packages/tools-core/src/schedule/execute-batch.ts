@@ -2,6 +2,7 @@ import { fuseSignals } from '../internal/fuse-signals'
 import { dispatchPhase, listened, policyPhase, postPhase } from '../pipeline/execute-call'
 import { assertInput, prepareCall } from '../pipeline/prepare-call'
 import { publishResult } from '../pipeline/publish-result'
+import { abortedBeforeDispatch } from '../pipeline/results'
 import { runGuards } from '../pipeline/run-policy'
 import type { PipelineRuntime, ToolCall } from '../pipeline/tool-call'
 import type { ExecuteBatchOptions, ToolExecutionInput, ToolExecutionResult } from '../types'
@@ -61,6 +62,12 @@ export async function executeBatch(
     const exclusive = classify(call.tool!, call.execution.arguments) === 'exclusive'
     if (exclusive) await published
     else while (running.size >= maxParallel) await Promise.race(running)
+    if (call.callerSignal.aborted) {
+      // aborted while it waited for its turn: like a pre-aborted call, no policy runs
+      call.result = abortedBeforeDispatch()
+      publishAfter(call, index)
+      continue
+    }
     if (listened(runtime, 'tools/pre-execute')) await policyPhase(call)
     else runGuards(call)
     if (call.result !== undefined) {
