@@ -1,0 +1,269 @@
+/**
+ * The agent loop: ask the model for a turn, run its tool calls through `ctx.tools.executeBatch`
+ * (parallel calls overlap, exclusive ones are barriers; policy and results stay in model
+ * order), show each call as its tool's cards, feed the results back, repeat until the model
+ * stops calling tools. Everything it shows goes through `report`, so the CLI can print it and
+ * a test can assert on it.
+ */
+import type { Context } from '@deepseek-ai/cordis'
+import type { CodeDispatchResult, CodeDispatchStart } from '@dsh/tools-codemode'
+import type {
+  JsonValue,
+  ScopeKey,
+  ToolCallView,
+  ToolContent,
+  ToolExecutionInput,
+  ToolExecutionMode,
+  ToolExecutionResult,
+  ToolResultRecord,
+  ToolResultView,
+} from '@dsh/tools-core'
+import type { ChatMessage, Model, ToolCallRequest } from './model'
+
+/** What the loop reports, in order. */
+export type LoopEvent =
+  | {
+      readonly type: 'assembly'
+      readonly mode: string
+      readonly tools: readonly string[]
+      readonly sections: readonly { readonly id: string; readonly chars: number }[]
+    }
+  | { readonly type: 'assistant'; readonly turn: number; readonly text: string }
+  | {
+      readonly type: 'batch'
+      readonly turn: number
+      readonly calls: readonly {
+        readonly callId: string
+        readonly name: string
+        readonly mode: ToolExecutionMode
+      }[]
+    }
+  | {
+      readonly type: 'call'
+      readonly callId: string
+      readonly name: string
+      readonly view: ToolCallView
+      readonly parentCallId?: string
+    }
+  | {
+      readonly type: 'result'
+      readonly callId: string
+      readonly name: string
+      readonly view: ToolResultView
+      readonly isError: boolean
+      readonly code?: string
+      readonly parentCallId?: string
+    }
+  | { readonly type: 'context'; readonly source: string; readonly text: string }
+  | { readonly type: 'final'; readonly turn: number; readonly text: string }
+
+/** Options of {@link runAgentLoop}. */
+export interface AgentLoopOptions {
+  readonly ctx: Context
+  readonly model: Model
+  /** The user's request. */
+  readonly task: string
+  /** Extra system instructions placed before the registry's sections. */
+  readonly instructions: string
+  /** The agent scope the loop runs as (see `createScope`). */
+  readonly agent?: ScopeKey
+  readonly signal: AbortSignal
+  readonly maxTurns?: number
+  readonly maxParallel?: number
+  readonly report: (event: LoopEvent) => void
+}
+
+/** How the loop ended. */
+export interface AgentLoopOutcome {
+  readonly turns: number
+  readonly finalText: string
+  readonly messages: readonly ChatMessage[]
+  readonly results: readonly { readonly call: ToolCallRequest; readonly result: ToolExecutionResult }[]
+}
+
+/** The text a result shows the model (image parts become a placeholder). */
+export function contentText(content: ToolContent): string {
+  return content.map((part) => (part.type === 'text' ? part.text : `[image ${part.mediaType}]`)).join('\n')
+}
+
+/** The call card the tool chooses, or the generic fallback. */
+export function callView(ctx: Context, name: string, args: JsonValue, agent?: ScopeKey): ToolCallView {
+  try {
+    const view = ctx.tools.get(name, agent)?.presentCall?.(args)
+    if (view) return view
+  } catch {
+    // presenters must not crash the UI: fall back
+  }
+  return { card: 'generic', title: name, rawInput: args }
+}
+
+/** The result card the tool chooses (from the durable record and meta), or the generic fallback. */
+export function resultView(
+  ctx: Context,
+  name: string,
+  args: JsonValue,
+  record: ToolResultRecord,
+  meta: JsonValue | undefined,
+  agent?: ScopeKey,
+): ToolResultView {
+  if (!record.isError) {
+    try {
+      const view = ctx.tools.get(name, agent)?.presentResult?.(args, record, meta)
+      if (view) return view
+    } catch {
+      // fall back to generic
+    }
+  }
+  return { card: 'generic', title: record.isError ? 'error' : 'result', content: contentText(record.content) }
+}
+
+function systemPrompt(ctx: Context, instructions: string, agent: ScopeKey | undefined) {
+  const assembly = ctx.tools.assemble(agent === undefined ? {} : { agent })
+  const sections = [...assembly.sections]
+    .sort((a, b) => a.order - b.order)
+    .filter((section) => section.text !== '')
+  const text = [instructions, ...sections.map((section) => section.text)].join('\n\n')
+  return { assembly, sections, text }
+}
+
+/** Code Mode sub-calls seen during one batch, grouped by their `run_code` call. */
+class SubCallLog {
+  private readonly starts = new Map<string, CodeDispatchStart[]>()
+  private readonly ends = new Map<string, CodeDispatchResult>()
+
+  listen(ctx: Context): () => void {
+    const stopStart = ctx.on('tool/code-dispatch-start', (event) => {
+      const list = this.starts.get(event.parent) ?? []
+      list.push(event)
+      this.starts.set(event.parent, list)
+    })
+    const stopEnd = ctx.on('tool/code-dispatch', (event) => {
+      this.ends.set(event.id, event)
+    })
+    return () => {
+      stopStart()
+      stopEnd()
+    }
+  }
+
+  /** Report the sub-calls of `parent` as nested call/result events, in submission order. */
+  flush(ctx: Context, parent: string, agent: ScopeKey | undefined, report: (event: LoopEvent) => void): void {
+    for (const start of this.starts.get(parent) ?? []) {
+      report({
+        type: 'call',
+        callId: start.id,
+        name: start.name,
+        view: callView(ctx, start.name, start.arguments, agent),
+        parentCallId: parent,
+      })
+      const end = this.ends.get(start.id)
+      if (end === undefined) continue
+      report({
+        type: 'result',
+        callId: start.id,
+        name: start.name,
+        // nested calls carry no presentation meta: presenters fall back to what the content shows
+        view: resultView(
+          ctx,
+          start.name,
+          start.arguments,
+          { isError: end.isError, content: end.content },
+          undefined,
+          agent,
+        ),
+        isError: end.isError,
+        parentCallId: parent,
+      })
+    }
+    this.starts.delete(parent)
+  }
+}
+
+/** Run the loop until the model answers without tool calls (or `maxTurns` is reached). */
+export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoopOutcome> {
+  const { ctx, model, agent, signal, report } = options
+  const { assembly, sections, text } = systemPrompt(ctx, options.instructions, agent)
+  report({
+    type: 'assembly',
+    mode: assembly.mode,
+    tools: assembly.tools.map((tool) => tool.name),
+    sections: sections.map((section) => ({ id: section.id, chars: section.text.length })),
+  })
+  const messages: ChatMessage[] = [
+    { role: 'system', content: text },
+    { role: 'user', content: options.task },
+  ]
+  const results: { call: ToolCallRequest; result: ToolExecutionResult }[] = []
+  const maxTurns = options.maxTurns ?? 12
+  for (let turn = 1; turn <= maxTurns; turn += 1) {
+    const reply = await model.next({ messages, tools: assembly.tools }, signal)
+    messages.push({ role: 'assistant', content: reply.text, toolCalls: reply.toolCalls })
+    if (reply.toolCalls.length === 0) {
+      report({ type: 'final', turn, text: reply.text })
+      return { turns: turn, finalText: reply.text, messages, results }
+    }
+    if (reply.text) report({ type: 'assistant', turn, text: reply.text })
+    const inputs: ToolExecutionInput[] = reply.toolCalls.map((call) => ({
+      callId: call.id,
+      name: call.name,
+      arguments: call.arguments,
+      signal,
+      ...(agent === undefined ? {} : { agent }),
+    }))
+    report({
+      type: 'batch',
+      turn,
+      calls: inputs.map((input) => ({
+        callId: input.callId,
+        name: input.name,
+        mode: ctx.tools.executionMode(input),
+      })),
+    })
+    const subCalls = new SubCallLog()
+    const stopListening = subCalls.listen(ctx)
+    let batch: ToolExecutionResult[]
+    try {
+      batch = [...(await ctx.tools.executeBatch(inputs, { maxParallel: options.maxParallel ?? 8, signal }))]
+    } finally {
+      stopListening()
+    }
+    const contexts: ChatMessage[] = []
+    reply.toolCalls.forEach((call, index) => {
+      const result = batch[index]
+      if (result === undefined) throw new Error(`executeBatch returned no result for ${call.id}`)
+      results.push({ call, result })
+      report({
+        type: 'call',
+        callId: call.id,
+        name: call.name,
+        view: callView(ctx, call.name, call.arguments, agent),
+      })
+      subCalls.flush(ctx, call.id, agent, report)
+      report({
+        type: 'result',
+        callId: call.id,
+        name: call.name,
+        view: resultView(ctx, call.name, call.arguments, result, result.meta, agent),
+        isError: result.isError,
+        ...(result.isError && result.error.info ? { code: result.error.info.code } : {}),
+      })
+      messages.push({
+        role: 'tool',
+        toolCallId: call.id,
+        name: call.name,
+        content: contentText(result.content),
+        isError: result.isError,
+      })
+      for (const context of result.additionalContexts ?? []) {
+        report({ type: 'context', source: context.source, text: context.text })
+        contexts.push({
+          role: 'user',
+          content: `<context source="${context.source}">\n${context.text}\n</context>`,
+        })
+      }
+    })
+    messages.push(...contexts)
+  }
+  report({ type: 'final', turn: maxTurns, text: '(stopped: turn limit reached)' })
+  return { turns: maxTurns, finalText: '(stopped: turn limit reached)', messages, results }
+}

@@ -1,0 +1,96 @@
+/**
+ * One demo run: a fresh workspace, a fresh toolkit in `mode`, the agent loop with a model
+ * (the scripted one unless given), then an independent test-suite check that decides success.
+ */
+import type { ToolPresentationMode } from '@dsh/tools-core'
+import { type AgentLoopOutcome, type LoopEvent, runAgentLoop } from './agent-loop'
+import type { CardStyle } from './cards'
+import type { Model } from './model'
+import type { PolicyLog } from './policy'
+import { createPrinter } from './printer'
+import { startDemoRuntime } from './runtime'
+import { ScriptedModel } from './scripted-model'
+import { codeModeScript, INSTRUCTIONS, nativeScript, TASK } from './task'
+import type { TimingRecorder } from './timing'
+import { checkTestSuite, createWorkspace, removeWorkspace, type SuiteCheck } from './workspace'
+
+/** Options of {@link runDemo}. */
+export interface RunDemoOptions {
+  readonly mode: ToolPresentationMode
+  /** Defaults to the scripted model for the mode. */
+  readonly model?: Model
+  /** Where printed lines go (default: nowhere). */
+  readonly write?: (line: string) => void
+  readonly style?: Partial<CardStyle>
+  /** Keep the temp workspace (its path is in the result). */
+  readonly keepWorkspace?: boolean
+}
+
+/** Everything a run produced. */
+export interface DemoRunResult {
+  readonly mode: ToolPresentationMode
+  readonly model: string
+  readonly workspace: string
+  readonly events: readonly LoopEvent[]
+  readonly outcome: AgentLoopOutcome
+  readonly policyLog: PolicyLog
+  readonly timing: TimingRecorder
+  readonly before: SuiteCheck
+  readonly after: SuiteCheck
+  readonly wallMs: number
+}
+
+/** The scripted model that answers the task in `mode`. */
+export function scriptedModelFor(mode: ToolPresentationMode): Model {
+  return mode === 'code'
+    ? new ScriptedModel('scripted (Code Mode)', codeModeScript())
+    : new ScriptedModel('scripted (native)', nativeScript())
+}
+
+/** Run the task once in `mode`. */
+export async function runDemo(options: RunDemoOptions): Promise<DemoRunResult> {
+  const write = options.write ?? (() => {})
+  const model = options.model ?? scriptedModelFor(options.mode)
+  const workspace = await createWorkspace(options.mode)
+  try {
+    const before = await checkTestSuite(workspace)
+    const runtime = await startDemoRuntime(options.mode, workspace)
+    const events: LoopEvent[] = []
+    const style: CardStyle = { color: false, maxLines: 14, ...options.style, workspace }
+    const print = createPrinter(write, style, runtime.policyLog)
+    const started = performance.now()
+    let outcome: AgentLoopOutcome
+    try {
+      outcome = await runAgentLoop({
+        ctx: runtime.ctx,
+        model,
+        task: TASK,
+        instructions: INSTRUCTIONS,
+        agent: runtime.agent,
+        signal: AbortSignal.timeout(300_000),
+        report: (event) => {
+          events.push(event)
+          print(event)
+        },
+      })
+    } finally {
+      await runtime.dispose()
+    }
+    const wallMs = performance.now() - started
+    const after = await checkTestSuite(workspace)
+    return {
+      mode: options.mode,
+      model: model.name,
+      workspace,
+      events,
+      outcome,
+      policyLog: runtime.policyLog,
+      timing: runtime.timing,
+      before,
+      after,
+      wallMs,
+    }
+  } finally {
+    if (!options.keepWorkspace) await removeWorkspace(workspace)
+  }
+}

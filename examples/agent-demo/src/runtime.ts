@@ -1,0 +1,60 @@
+/**
+ * Boots the toolkit for one demo run: the `ToolRuntime` in the requested presentation mode, the
+ * timeout policy, the real bash and fs tools confined to the workspace, Code Mode with the
+ * worker-thread runtime (for `code` / `both`), the demo policy, and a timing recorder — all in
+ * one cordis context the run disposes at the end. The agent runs in its own scope.
+ */
+import { Context } from '@deepseek-ai/cordis'
+import * as bashTool from '@dsh/tool-bash'
+import * as timeoutPolicy from '@dsh/tool-call-timeout-policy'
+import * as fsTools from '@dsh/tool-fs'
+import ToolRuntime, { createScope, type ToolPresentationMode } from '@dsh/tools-core'
+import { DemoApproval, installDemoPolicy, type PolicyLog } from './policy'
+import { TimingRecorder } from './timing'
+
+/** A running toolkit. */
+export interface DemoRuntime {
+  readonly ctx: Context
+  /** The scope key the agent runs as. */
+  readonly agent: string
+  readonly policyLog: PolicyLog
+  readonly timing: TimingRecorder
+  dispose(): Promise<void>
+}
+
+/** Start everything the demo needs for `mode` on `workspace`. */
+export async function startDemoRuntime(mode: ToolPresentationMode, workspace: string): Promise<DemoRuntime> {
+  const ctx = new Context()
+  const policyLog: PolicyLog = []
+  const timing = new TimingRecorder()
+  try {
+    await ctx.plugin(ToolRuntime, { mode })
+    await ctx.plugin(timeoutPolicy)
+    await ctx.plugin(bashTool, { workdir: workspace, defaultTimeoutMs: 60_000 })
+    await ctx.plugin(fsTools, { roots: [workspace] })
+    if (mode !== 'native') {
+      // Code Mode is only loaded when the mode needs it.
+      const { default: WorkerCodeRuntime } = await import('@dsh/code-runtime-worker-thread')
+      const codeMode = await import('@dsh/tools-codemode')
+      await ctx.plugin(WorkerCodeRuntime, { maxWallMs: 120_000 })
+      await ctx.plugin(codeMode, { maxParallelSubCalls: 4 })
+    }
+    await ctx.plugin(DemoApproval, { workspace, log: policyLog })
+    installDemoPolicy(ctx, policyLog)
+    timing.install(ctx)
+  } catch (error) {
+    await ctx.fiber.dispose()
+    throw error
+  }
+  const scope = createScope(ctx, 'fixer')
+  return {
+    ctx,
+    agent: scope.key,
+    policyLog,
+    timing,
+    async dispose() {
+      await scope.dispose()
+      await ctx.fiber.dispose()
+    },
+  }
+}
