@@ -1,6 +1,6 @@
 // Bridge behaviour through ctx.tools.execute, with the in-process TEST DOUBLE runtime
 // (tests/fixtures/in-process-runtime.ts). The same rules run against real workers in
-// code-mode.integration.spec.ts.
+// @dsh/code-runtime-worker-thread's tests/code-mode-e2e.integration.spec.ts.
 import type { Context } from '@deepseek-ai/cordis'
 import { createScope, defineTool, type PostToolDecision } from '@dsh/tools-core'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -244,9 +244,14 @@ describe('dispatch bridge', () => {
         },
       }),
     )
-    const running = runCode(ctx, 'await Promise.all([tools.note({ id: 0 }), tools.note({ id: 1 })])')
+    const ends: string[] = []
+    ctx.on('tool/code-dispatch', (event) => ends.push(event.id))
+    const running = runCode(ctx, 'await Promise.all([tools.note({ id: 0 }), tools.note({ id: 1 })])', {
+      callId: 'n',
+    })
     gates[1]!.resolve()
-    await new Promise((resolve) => setTimeout(resolve, 5))
+    await until(() => ends.length === 1)
+    expect(ends).toEqual(['n:code:2'])
     gates[0]!.resolve()
     const result = await running
     expect(result.additionalContexts?.map((context) => context.text)).toEqual(['context 0', 'context 1'])
@@ -326,4 +331,208 @@ describe('dispatch bridge', () => {
     const result = await runCode(ctx, 'return await tools.add({ a: 1, b: 1 })')
     expect(result).toMatchObject({ value: { result: 42 } })
   })
+
+  it('passes the outer execution token as parent, and the calling agent, to every sub-call', async () => {
+    const ctx = await start()
+    const seen: { name: string; token: symbol; parent: symbol | undefined; agent: string | undefined }[] = []
+    ctx.on('tools/pre-execute', (execution, next) => {
+      seen.push({
+        name: execution.name,
+        token: execution.token,
+        parent: execution.parent,
+        agent: execution.agent,
+      })
+      return next()
+    })
+    createScope(ctx, 'agent-p')
+    await runCode(ctx, 'await tools.echo({ text: "a" }); await tools.add({ a: 1, b: 1 })', {
+      agent: 'agent-p',
+    })
+    expect(seen.map((entry) => entry.name)).toEqual(['run_code', 'echo', 'add'])
+    const [outer, ...subs] = seen
+    expect(outer!.parent).toBeUndefined()
+    for (const sub of subs) {
+      expect(sub.parent).toBe(outer!.token)
+      expect(sub.agent).toBe('agent-p')
+    }
+  })
+
+  it('emits tool/code-dispatch-start at pipeline entry, before any policy of the sub-call', async () => {
+    const ctx = await start()
+    const log: string[] = []
+    ctx.on('tool/code-dispatch-start', (event) => log.push(`dispatch-start ${event.id}`))
+    ctx.on('tools/pre-execute', (execution, next) => {
+      log.push(`pre-execute ${execution.callId}`)
+      return next()
+    })
+    ctx.on('tool/code-dispatch', (event) => log.push(`dispatch ${event.id}`))
+    await runCode(ctx, 'await tools.echo({ text: "a" })', { callId: 'e' })
+    expect(log).toEqual([
+      'pre-execute e',
+      'dispatch-start e:code:1',
+      'pre-execute e:code:1',
+      'dispatch e:code:1',
+    ])
+  })
+
+  it('tool/code-dispatch carries the final model-facing content (post-execute and finalizeContent applied)', async () => {
+    const ctx = await start()
+    ctx.tools.register(
+      defineTool({
+        name: 'final',
+        description: 'Content finalized by the definition.',
+        parameters: {},
+        output: { schema: { type: 'string' }, render: (_args, value) => [{ type: 'text', text: value }] },
+        execute: () => 'raw',
+        finalizeContent: (_exec, result) => [
+          {
+            type: 'text',
+            text: `finalized(${result.content.map((part) => (part.type === 'text' ? part.text : '')).join('')})`,
+          },
+        ],
+      }),
+    )
+    ctx.on('tools/post-execute', (execution, _result, next) =>
+      execution.name === 'final'
+        ? Promise.resolve<PostToolDecision>({ kind: 'accept', value: 'replaced' })
+        : next(),
+    )
+    const ends: CodeDispatchResult[] = []
+    ctx.on('tool/code-dispatch', (event) => ends.push(event))
+    const result = await runCode(ctx, 'return await tools.final({})')
+    expect(result).toMatchObject({ isError: false, value: { result: 'replaced' } })
+    expect(ends.map((event) => [event.isError, event.content])).toEqual([
+      [false, [{ type: 'text', text: 'finalized(replaced)' }]],
+    ])
+  })
+
+  it('keeps sub-call contexts, in dispatch order, when the program later fails', async () => {
+    const ctx = await start()
+    ctx.tools.register(
+      defineTool({
+        name: 'note',
+        description: 'Defers a context.',
+        parameters: { id: { type: 'integer', required: true } },
+        output: { schema: { type: 'integer' }, render: () => [{ type: 'text', text: 'ok' }] },
+        execute(args, exec) {
+          exec.deferContext({ source: 'note', text: `context ${args.id}` })
+          return args.id
+        },
+      }),
+    )
+    const result = await runCode(
+      ctx,
+      'await tools.note({ id: 1 }); await tools.note({ id: 2 }); throw new Error("later failure")',
+    )
+    expect(result).toMatchObject({ isError: true, error: { info: { code: 'CODE_RUN_FAILED' } } })
+    expect(result.additionalContexts?.map((context) => [context.source, context.text])).toEqual([
+      ['note', 'context 1'],
+      ['note', 'context 2'],
+    ])
+  })
+
+  it('a program cannot call run_code itself: the binding is refused and nothing is dispatched', async () => {
+    const requests: CodeRunRequest[] = []
+    const ctx = await start({ onRequest: (request) => requests.push(request) })
+    let runs = 0
+    ctx.on('tools/pre-execute', (execution, next) => {
+      if (execution.name === 'run_code') runs++
+      return next()
+    })
+    const starts: string[] = []
+    ctx.on('tool/code-dispatch-start', (event) => starts.push(event.id))
+    const result = await runCode(
+      ctx,
+      `try { await tools.run_code({ code: 'return 1', description: 'nested' }) } catch (e) { return [e.name, e.toolName, e.message] }`,
+    )
+    expect(requests[0]!.toolNames).not.toContain('run_code')
+    expect(result).toMatchObject({
+      isError: false,
+      value: { result: ['ToolCallError', 'run_code', expect.stringMatching(/unknown tool/)] },
+    })
+    expect(runs).toBe(1)
+    expect(starts).toEqual([])
+  })
+
+  it('a scope-local tool shadows the global binding of the same name inside that agent’s programs', async () => {
+    const ctx = await start()
+    const scope = createScope(ctx, 'agent-s')
+    scope.ctx.tools.register(
+      defineTool({
+        name: 'echo',
+        description: 'Scoped echo.',
+        parameters: { text: { type: 'string', required: true } },
+        output: { schema: { type: 'string' }, render: (_args, value) => [{ type: 'text', text: value }] },
+        execute: (args) => `scoped:${args.text}`,
+      }),
+    )
+    expect(await runCode(ctx, 'return await tools.echo({ text: "x" })')).toMatchObject({
+      value: { result: 'x' },
+    })
+    expect(await runCode(ctx, 'return await tools.echo({ text: "x" })', { agent: 'agent-s' })).toMatchObject({
+      value: { result: 'scoped:x' },
+    })
+  })
+
+  it('a failed sub-call exposes only toolName and message (no code, info or content)', async () => {
+    const ctx = await start()
+    const result = await runCode(
+      ctx,
+      `try { await tools.add({ a: 'not a number', b: 1 }) } catch (e) {
+        return { own: Object.getOwnPropertyNames(e).sort(), name: e.name, toolName: e.toolName, code: e.code ?? null, info: e.info ?? null, content: e.content ?? null }
+      }`,
+    )
+    expect(result).toMatchObject({
+      isError: false,
+      value: {
+        result: {
+          own: ['message', 'stack', 'toolName'],
+          name: 'ToolCallError',
+          toolName: 'add',
+          code: null,
+          info: null,
+          content: null,
+        },
+      },
+    })
+  })
+
+  it.each([
+    [
+      'the program fails',
+      'tools.slow({ id: 1 }); tools.slow({ id: 2 }); await new Promise((r) => setImmediate(r)); throw new Error("boom")',
+    ],
+    [
+      'the runtime itself throws',
+      'tools.slow({ id: 1 }); tools.slow({ id: 2 }); await new Promise((r) => setImmediate(r)); throw "RUNTIME"',
+    ],
+  ])(
+    'when %s, running sub-calls are aborted and drained before the result is published',
+    async (_case, code) => {
+      app = await createApp({
+        maxParallelSubCalls: 1,
+        runtime: {
+          language: 'typescript',
+          async run(request, host) {
+            const outcome = await createInProcessRuntime().run(request, host)
+            if (!outcome.ok && outcome.message.includes('RUNTIME')) throw new Error('runtime crashed')
+            return outcome
+          },
+        },
+      })
+      const ctx = app
+      const { tool, state } = gatedTool('slow', true)
+      ctx.tools.register(tool)
+      const log: string[] = []
+      ctx.on('tool/code-dispatch-start', (event) => log.push(`start ${event.id}`))
+      ctx.on('tool/code-dispatch', (event) => log.push(`end ${event.id}`))
+      ctx.on('tools/result', (execution) => {
+        if (execution.name === 'run_code') log.push(`result run_code (active sub-calls: ${state.active})`)
+      })
+      const result = await runCode(ctx, code, { callId: 'f' })
+      expect(result).toMatchObject({ isError: true, error: { info: { code: 'CODE_RUN_FAILED' } } })
+      expect(state.started).toEqual([1])
+      expect(log).toEqual(['start f:code:1', 'end f:code:1', 'result run_code (active sub-calls: 0)'])
+    },
+  )
 })

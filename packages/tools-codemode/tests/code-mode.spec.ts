@@ -1,9 +1,11 @@
 // Transport, sections, rendering and lifecycle through the tool runtime, with the in-process
-// TEST DOUBLE runtime or stub runtimes (real workers: code-mode.integration.spec.ts).
+// TEST DOUBLE runtime or stub runtimes (real workers: @dsh/code-runtime-worker-thread's
+// tests/code-mode-e2e.integration.spec.ts).
 import { Context } from '@deepseek-ai/cordis'
-import ToolRuntime, { createScope } from '@dsh/tools-core'
+import ToolRuntime, { createScope, defineTool } from '@dsh/tools-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { CodeRunFailureKind, CodeRunOutcome, CodeRuntime } from '../src/code-runtime'
+import * as PublicApi from '../src/index'
 import * as CodeMode from '../src/plugin'
 import { CODE_ONLY_RULE_TEXT } from '../src/sdk/sections'
 import { renderTypeScriptSdk } from '../src/sdk/typescript'
@@ -218,6 +220,128 @@ describe('config', () => {
     ctx.provide('codeRuntime', createInProcessRuntime())
     await expect(async () => ctx.plugin(CodeMode, { maxParallelSubCalls: bad as number })).rejects.toThrow(
       /maxParallelSubCalls must be an integer ≥ 1/,
+    )
+  })
+})
+
+describe('the reserved run_code transport', () => {
+  const impostor = defineTool({
+    name: 'run_code',
+    description: 'An impostor.',
+    parameters: {},
+    output: { schema: { type: 'null' }, render: () => [{ type: 'text', text: 'impostor' }] },
+    execute: () => null,
+  })
+
+  it('cannot be registered, shadowed, restricted or removed; it stays the transport for every agent', async () => {
+    const ctx = await start('code')
+    expect(() => ctx.tools.register(impostor)).toThrow(/reserved/)
+    const scope = createScope(ctx, 'agent-r')
+    expect(() => scope.ctx.tools.register(impostor)).toThrow(/reserved/)
+    expect(() => scope.ctx.tools.restrict({ deny: ['run_code'] })).toThrow(/cannot be restricted/)
+    expect(() => scope.ctx.tools.restrict({ allow: ['run_code'] })).toThrow(/cannot be restricted/)
+    // An allow mask that does not name run_code hides every other global but not the transport.
+    scope.ctx.tools.restrict({ allow: ['echo'] })
+    const assembly = ctx.tools.assemble({ agent: 'agent-r' })
+    expect(assembly.tools.map((tool) => tool.name)).toEqual(['run_code'])
+    expect(ctx.tools.get('run_code', 'agent-r')?.description).toMatch(/^Run a TypeScript program/)
+    expect(
+      await runCode(ctx, 'return await tools.echo({ text: "still here" })', { agent: 'agent-r' }),
+    ).toMatchObject({ isError: false, value: { result: 'still here' } })
+  })
+})
+
+describe('SDK per assembly', () => {
+  const sdkOf = (ctx: Context, agent?: string) =>
+    ctx.tools
+      .assemble(agent === undefined ? {} : { agent })
+      .sections.find((section) => section.id === 'tools:sdk')!.text
+
+  it('reflects a scope-local shadow in that agent’s SDK only', async () => {
+    const ctx = await start('code')
+    const scope = createScope(ctx, 'shadow')
+    scope.ctx.tools.register(
+      defineTool({
+        name: 'echo',
+        description: 'Scoped echo with a count.',
+        parameters: { text: { type: 'string', required: true }, times: { type: 'integer' } },
+        output: {
+          schema: { type: 'array', items: { type: 'string' } },
+          render: () => [{ type: 'text', text: '' }],
+        },
+        execute: (args) => [args.text],
+      }),
+    )
+    const global = sdkOf(ctx)
+    const scoped = sdkOf(ctx, 'shadow')
+    expect(global).toContain('/** Echo text. */')
+    expect(global).not.toContain('times?: number')
+    expect(scoped).toContain('/** Scoped echo with a count. */')
+    expect(scoped).toContain('times?: number')
+    expect(scoped).toContain('  echo: string[];')
+    expect(sdkOf(ctx)).toBe(global)
+  })
+
+  it('changes when a tool is re-registered under the same name and description with another schema', async () => {
+    const ctx = await start('code')
+    const version = (type: 'string' | 'number') =>
+      defineTool({
+        name: 'probe',
+        description: 'Same description every time.',
+        parameters: { value: { type, required: true } },
+        output: { schema: { type }, render: () => [{ type: 'text', text: '' }] },
+        execute: (args) => args.value as never,
+      })
+    const dispose = ctx.tools.register(version('string'))
+    const first = sdkOf(ctx)
+    expect(first).toContain('  probe: {\n    value: string;\n  };')
+    expect(sdkOf(ctx)).toBe(first)
+    dispose()
+    ctx.tools.register(version('number'))
+    const second = sdkOf(ctx)
+    expect(second).toContain('  probe: {\n    value: number;\n  };')
+    expect(second).toContain('  probe: number;')
+    expect(second).not.toBe(first)
+  })
+})
+
+describe('empty results', () => {
+  // The seed: "both empty" means the printed lines and the *rendered* return value; an absent
+  // `result` means the program returned undefined. A returned '' is a result (kept in the
+  // canonical value), but it renders to nothing, so the model-facing text is the placeholder
+  // rather than an empty text part.
+  it('a returned empty string stays in the canonical value but renders the no-output placeholder', async () => {
+    const ctx = await start('code')
+    const result = await runCode(ctx, 'return ""')
+    expect(result).toMatchObject({ isError: false, value: { logs: [], result: '' } })
+    expect(Object.keys((result as { value: object }).value)).toEqual(['logs', 'result'])
+    expect(textOf(result)).toBe('(run_code completed with no output)')
+  })
+
+  it('an undefined return leaves result absent; with logs only the logs render', async () => {
+    const ctx = await start('code')
+    const result = await runCode(ctx, 'return undefined')
+    expect(Object.keys((result as { value: object }).value)).toEqual(['logs'])
+    expect(textOf(result)).toBe('(run_code completed with no output)')
+    expect(textOf(await runCode(ctx, 'console.log("x"); return ""'))).toBe('x\n')
+  })
+})
+
+describe('public API', () => {
+  it('the barrel names exactly the plugin surface, the seam, errors and the SDK renderers', () => {
+    expect(Object.keys(PublicApi).sort()).toEqual(
+      [
+        'CODE_MODE_ERROR_CODES',
+        'CodeRunFailedError',
+        'Config',
+        'ToolCallError',
+        'UnsupportedCodeLanguageError',
+        'apply',
+        'inject',
+        'name',
+        'renderPythonSdk',
+        'renderTypeScriptSdk',
+      ].sort(),
     )
   })
 })

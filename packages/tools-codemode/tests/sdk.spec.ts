@@ -118,3 +118,54 @@ describe('codeModeSections', () => {
     )
   })
 })
+
+describe('fragment cache', () => {
+  const mutableTool = () => {
+    const parameters = {
+      type: 'object' as const,
+      properties: { value: { type: 'string' as 'string' | 'number' } },
+      required: ['value'],
+    }
+    const outputSchema = { type: 'string' as 'string' | 'number' }
+    return {
+      tool: { name: 'probe', description: 'Same text.', parameters, outputSchema },
+      parameters,
+      outputSchema,
+    }
+  }
+
+  it.each([
+    ['TypeScript', renderTypeScriptSdk, 'value: string', 'value: number'],
+    ['Python', renderPythonSdk, 'value: str', 'value: float'],
+  ] as const)(
+    '%s: a schema mutated in place is never served from a stale cache entry',
+    (_language, render, before, after) => {
+      const { tool, parameters, outputSchema } = mutableTool()
+      expect(render([tool])).toContain(before)
+      parameters.properties.value.type = 'number'
+      outputSchema.type = 'number'
+      const text = render([tool])
+      expect(text).toContain(after)
+      expect(text).not.toContain(before)
+    },
+  )
+
+  it('deep-frozen schemas (as the registry hands them out) render the same text from the cache', () => {
+    const frozen = VARIED_TOOLS.map((tool) => structuredClone(tool)).map((tool) => deepFreeze(tool))
+    const first = renderTypeScriptSdk(frozen)
+    expect(renderTypeScriptSdk(frozen)).toBe(first)
+    expect(first).toBe(renderTypeScriptSdk(VARIED_TOOLS))
+    expect(renderPythonSdk(frozen)).toBe(renderPythonSdk(VARIED_TOOLS))
+  })
+})
+
+function deepFreeze<T>(value: T): T {
+  const stack: unknown[] = [value]
+  while (stack.length > 0) {
+    const node = stack.pop()
+    if (typeof node !== 'object' || node === null || Object.isFrozen(node)) continue
+    Object.freeze(node)
+    for (const child of Object.values(node)) stack.push(child)
+  }
+  return value
+}
