@@ -1,0 +1,151 @@
+import type { JsonValue } from './types'
+
+/** Annotations every DSL spec may carry. */
+export interface SchemaSpecAnnotations {
+  /** Short title, copied to the compiled JSON Schema. */
+  readonly title?: string
+  /** Human/model-facing description, copied to the compiled JSON Schema. */
+  readonly description?: string
+}
+
+/** `{ type: 'string' }`, optionally restricted by `enum` / `const`. */
+export interface StringSchemaSpec extends SchemaSpecAnnotations {
+  readonly type: 'string'
+  readonly enum?: readonly string[]
+  readonly const?: string
+}
+
+/** `{ type: 'number' }` (any finite number), optionally restricted by `enum` / `const`. */
+export interface NumberSchemaSpec extends SchemaSpecAnnotations {
+  readonly type: 'number'
+  readonly enum?: readonly number[]
+  readonly const?: number
+}
+
+/** `{ type: 'integer' }` (`Number.isInteger`), optionally restricted by `enum` / `const`. */
+export interface IntegerSchemaSpec extends SchemaSpecAnnotations {
+  readonly type: 'integer'
+  readonly enum?: readonly number[]
+  readonly const?: number
+}
+
+/** `{ type: 'boolean' }`, optionally restricted by `enum` / `const`. */
+export interface BooleanSchemaSpec extends SchemaSpecAnnotations {
+  readonly type: 'boolean'
+  readonly enum?: readonly boolean[]
+  readonly const?: boolean
+}
+
+/** `{ type: 'null' }`. */
+export interface NullSchemaSpec extends SchemaSpecAnnotations {
+  readonly type: 'null'
+}
+
+/** `{ type: 'array' }`; without `items` only the container type is checked. */
+export interface ArraySchemaSpec extends SchemaSpecAnnotations {
+  readonly type: 'array'
+  readonly items?: ValueSchemaSpec
+}
+
+/**
+ * An explicit object. `additionalProperties` is mandatory: `false` rejects undeclared keys
+ * (and with no `properties` accepts only `{}`), `true` accepts them unchecked.
+ * Fields are `ParameterFieldSpec`s: `required: true` makes a field mandatory.
+ */
+export interface ObjectSchemaSpec extends SchemaSpecAnnotations {
+  readonly type: 'object'
+  readonly properties?: { readonly [name: string]: ParameterFieldSpec }
+  readonly additionalProperties: boolean
+}
+
+/** Author-only `json`: any JSON value (compiles to the annotation-only `{}` node). */
+export interface JsonAnySchemaSpec extends SchemaSpecAnnotations {
+  readonly type: 'json'
+}
+
+/** Exact-one `oneOf`: the value must match exactly one of at least two branches. */
+export interface OneOfSchemaSpec extends SchemaSpecAnnotations {
+  readonly oneOf: readonly ValueSchemaSpec[]
+}
+
+/** The DSL for any JSON value root. */
+export type ValueSchemaSpec =
+  | StringSchemaSpec
+  | NumberSchemaSpec
+  | IntegerSchemaSpec
+  | BooleanSchemaSpec
+  | NullSchemaSpec
+  | ArraySchemaSpec
+  | ObjectSchemaSpec
+  | JsonAnySchemaSpec
+  | OneOfSchemaSpec
+
+/** A field of a parameter or object spec: a `ValueSchemaSpec` plus `required?` (default optional). */
+export type ParameterFieldSpec = ValueSchemaSpec & {
+  /** `true` makes the field mandatory; anything else leaves it optional. */
+  readonly required?: boolean
+  readonly description?: string
+}
+
+/** The implicit, open parameter object of a tool: field name → field spec. */
+export type ParameterSchemaSpec = { readonly [name: string]: ParameterFieldSpec }
+
+type Depth = [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]
+type Decrement<D extends number> = Depth[D]
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {}
+
+type InferScalar<S, Base> = S extends { readonly const: infer C extends Base }
+  ? C
+  : S extends { readonly enum: readonly (infer E extends Base)[] }
+    ? E
+    : Base
+
+type InferProperties<P, D extends number> = Simplify<
+  {
+    -readonly [K in keyof P as P[K] extends { readonly required: true } ? K : never]: InferValue<P[K], D>
+  } & {
+    -readonly [K in keyof P as P[K] extends { readonly required: true } ? never : K]?: InferValue<P[K], D>
+  }
+>
+
+type InferContainer<S, D extends number> = D extends 0
+  ? JsonValue
+  : S extends { readonly type: 'array' }
+    ? S extends { readonly items: infer I }
+      ? InferValue<I, Decrement<D>>[]
+      : JsonValue[]
+    : S extends { readonly properties: infer P }
+      ? InferProperties<P, Decrement<D>>
+      : S extends { readonly additionalProperties: false }
+        ? { [key: string]: never }
+        : { [key: string]: JsonValue }
+
+/**
+ * The TypeScript type of values accepted by a `ValueSchemaSpec` (use a `const` type parameter or
+ * `as const` to keep literals). Exact through 16 container levels (arrays/objects), then `JsonValue`.
+ * `oneOf` infers the union of its branches; `json` infers `JsonValue`.
+ */
+export type InferValue<S, D extends number = 16> = S extends { readonly oneOf: readonly (infer B)[] }
+  ? B extends unknown
+    ? InferValue<B, D>
+    : never
+  : S extends { readonly type: infer T }
+    ? T extends 'string'
+      ? InferScalar<S, string>
+      : T extends 'number' | 'integer'
+        ? InferScalar<S, number>
+        : T extends 'boolean'
+          ? InferScalar<S, boolean>
+          : T extends 'null'
+            ? null
+            : T extends 'array' | 'object'
+              ? InferContainer<S, D>
+              : JsonValue
+    : JsonValue
+
+/**
+ * The argument type of a `ParameterSchemaSpec`: fields with `required: true` are required,
+ * all others optional. The parameter object counts as the first of the 16 exact levels.
+ */
+export type InferArgs<P> = InferProperties<P, 15>

@@ -1,0 +1,180 @@
+import { describe, expect, it } from 'vitest'
+import {
+  type ParameterSchemaSpec,
+  parameterSchemaSpecToJsonSchema,
+  SchemaDefinitionError,
+  type ValueSchemaSpec,
+  valueSchemaSpecToJsonSchema,
+} from '../src/index'
+
+function definitionError(compile: () => unknown): SchemaDefinitionError {
+  try {
+    compile()
+  } catch (error) {
+    expect(error).toBeInstanceOf(SchemaDefinitionError)
+    return error as SchemaDefinitionError
+  }
+  throw new Error('expected a SchemaDefinitionError')
+}
+
+const value = (spec: unknown) => () => valueSchemaSpecToJsonSchema(spec as ValueSchemaSpec)
+const params = (spec: unknown) => () => parameterSchemaSpecToJsonSchema(spec as ParameterSchemaSpec)
+
+describe('parameterSchemaSpecToJsonSchema', () => {
+  it('compiles to an implicit open object root with required names', () => {
+    const node = parameterSchemaSpecToJsonSchema({
+      path: { type: 'string', required: true, description: 'Absolute file path' },
+      offset: { type: 'number' },
+      limit: { type: 'integer', required: false },
+    })
+    expect(node).toEqual({
+      type: 'object',
+      properties: {
+        path: { type: 'string', description: 'Absolute file path' },
+        offset: { type: 'number' },
+        limit: { type: 'integer' },
+      },
+      required: ['path'],
+    })
+    expect('additionalProperties' in node).toBe(false)
+  })
+
+  it('omits required when no field is required', () => {
+    expect(parameterSchemaSpecToJsonSchema({ a: { type: 'boolean' } })).toEqual({
+      type: 'object',
+      properties: { a: { type: 'boolean' } },
+    })
+  })
+
+  it('returns a deep-frozen node', () => {
+    const node = parameterSchemaSpecToJsonSchema({
+      a: { type: 'array', items: { type: 'string', enum: ['x'] } },
+    })
+    expect(Object.isFrozen(node)).toBe(true)
+    expect(Object.isFrozen(node.properties)).toBe(true)
+    expect(Object.isFrozen(node.properties?.a?.items?.enum)).toBe(true)
+  })
+
+  it('rejects symbol keys in the parameter record', () => {
+    definitionError(params({ [Symbol('x')]: { type: 'string' } }))
+  })
+
+  it('rejects non-enumerable keys in schema records', () => {
+    const spec = Object.defineProperty({}, 'hidden', { value: { type: 'string' }, enumerable: false })
+    expect(definitionError(params(spec)).path).toBe('$.hidden')
+  })
+
+  it('rejects inherited (non-own) keys in schema records', () => {
+    const spec = Object.create({ inherited: { type: 'string' } })
+    expect(definitionError(params(spec)).path).toBe('$.inherited')
+  })
+
+  it('rejects accessor fields without evaluating them', () => {
+    let called = false
+    const spec = {
+      get a() {
+        called = true
+        return { type: 'string' }
+      },
+    }
+    expect(definitionError(params(spec)).path).toBe('$.a')
+    expect(called).toBe(false)
+  })
+})
+
+describe('valueSchemaSpecToJsonSchema', () => {
+  it('compiles every kind', () => {
+    expect(
+      valueSchemaSpecToJsonSchema({
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          s: { type: 'string', enum: ['a', 'b'], required: true },
+          n: { type: 'number', const: 1.5 },
+          i: { type: 'integer' },
+          b: { type: 'boolean' },
+          z: { type: 'null' },
+          list: { type: 'array', items: { type: 'json' } },
+          any: { type: 'json', description: 'anything' },
+          pick: { oneOf: [{ type: 'string' }, { type: 'array' }] },
+          open: { type: 'object', additionalProperties: true },
+        },
+      }),
+    ).toEqual({
+      type: 'object',
+      properties: {
+        s: { type: 'string', enum: ['a', 'b'] },
+        n: { type: 'number', const: 1.5 },
+        i: { type: 'integer' },
+        b: { type: 'boolean' },
+        z: { type: 'null' },
+        list: { type: 'array', items: {} },
+        any: { description: 'anything' },
+        pick: { oneOf: [{ type: 'string' }, { type: 'array' }] },
+        open: { type: 'object', additionalProperties: true },
+      },
+      required: ['s'],
+      additionalProperties: false,
+    })
+  })
+
+  it('compiles json to the annotation-only node', () => {
+    expect(valueSchemaSpecToJsonSchema({ type: 'json' })).toEqual({})
+  })
+
+  it.each([
+    ['string enum with a number', { type: 'string', enum: ['a', 1] }, '$.enum[1]'],
+    ['integer enum with a fraction', { type: 'integer', enum: [1, 1.5] }, '$.enum[1]'],
+    ['boolean const with a string', { type: 'boolean', const: 'true' }, '$.const'],
+    ['number const NaN', { type: 'number', const: Number.NaN }, '$.const'],
+  ])('rejects a type mismatch: %s', (_name, spec, path) => {
+    expect(definitionError(value(spec)).path).toBe(path)
+  })
+
+  it('rejects an explicit object without additionalProperties', () => {
+    expect(definitionError(value({ type: 'array', items: { type: 'object', properties: {} } })).path).toBe(
+      '$.items.additionalProperties',
+    )
+  })
+
+  it('rejects an unknown type', () => {
+    expect(definitionError(value({ type: 'date' })).path).toBe('$.type')
+  })
+
+  it('rejects an unknown keyword', () => {
+    expect(definitionError(value({ type: 'string', minLength: 1 })).path).toBe('$.minLength')
+  })
+
+  it('rejects required outside a property position', () => {
+    expect(definitionError(value({ type: 'array', items: { type: 'string', required: true } })).path).toBe(
+      '$.items.required',
+    )
+  })
+
+  it.each([[[]], [[{ type: 'string' }]]])('rejects a oneOf with fewer than two branches (%j)', (branches) => {
+    expect(definitionError(value({ oneOf: branches })).path).toBe('$.oneOf')
+  })
+
+  it('rejects sparse arrays', () => {
+    // biome-ignore lint/suspicious/noSparseArray: the hole is the point
+    expect(definitionError(value({ oneOf: [{ type: 'string' }, , { type: 'null' }] })).path).toBe(
+      '$.oneOf[1]',
+    )
+  })
+
+  it('rejects non-array enum and oneOf', () => {
+    expect(definitionError(value({ type: 'string', enum: 'a' })).path).toBe('$.enum')
+    expect(definitionError(value({ oneOf: { 0: { type: 'string' }, 1: { type: 'null' } } })).path).toBe(
+      '$.oneOf',
+    )
+  })
+
+  it('reports nested paths', () => {
+    const spec = {
+      type: 'object',
+      additionalProperties: false,
+      properties: { 'a b': { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'nope' }] } } },
+    }
+    expect(definitionError(value(spec)).path).toBe('$.properties["a b"].items.oneOf[1].type')
+  })
+})

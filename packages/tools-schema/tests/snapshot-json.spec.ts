@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest'
+import { LosslessJsonError, snapshotJson } from '../src/index'
+
+function rejection(value: unknown): LosslessJsonError {
+  try {
+    snapshotJson(value)
+  } catch (error) {
+    expect(error).toBeInstanceOf(LosslessJsonError)
+    return error as LosslessJsonError
+  }
+  throw new Error('expected snapshotJson to throw')
+}
+
+describe('snapshotJson', () => {
+  it('returns an equal, deep-frozen copy', () => {
+    const input = { a: [1, 'x', null, true, { b: 2.5 }], c: {} }
+    const copy = snapshotJson(input) as typeof input
+    expect(copy).toEqual(input)
+    expect(copy).not.toBe(input)
+    expect(copy.a).not.toBe(input.a)
+    expect(Object.isFrozen(copy)).toBe(true)
+    expect(Object.isFrozen(copy.a)).toBe(true)
+    expect(Object.isFrozen(copy.a[4])).toBe(true)
+  })
+
+  it('accepts scalars at the root', () => {
+    for (const value of [null, true, 0, 'x', 1.5]) expect(snapshotJson(value)).toBe(value)
+  })
+
+  it.each([
+    ['undefined', { a: undefined }, '$.a'],
+    ['a function', { a: [() => 1] }, '$.a[0]'],
+    ['a symbol', { a: Symbol('x') }, '$.a'],
+    ['a BigInt', { a: 1n }, '$.a'],
+    ['NaN', [Number.NaN], '$[0]'],
+    ['Infinity', { x: { y: Number.POSITIVE_INFINITY } }, '$.x.y'],
+    ['-Infinity', { x: Number.NEGATIVE_INFINITY }, '$.x'],
+    ['-0', { 'a b': -0 }, '$["a b"]'],
+    ['a Date', { d: new Date(0) }, '$.d'],
+    ['a Map', { m: new Map() }, '$.m'],
+    ['a typed array', { t: new Uint8Array(2) }, '$.t'],
+    ['a boxed primitive', { s: new String('x') }, '$.s'],
+    ['a class instance', { c: new (class Point {})() }, '$.c'],
+  ])('rejects %s with its path', (_name, value, path) => {
+    expect(rejection(value).path).toBe(path)
+  })
+
+  it('rejects undefined at the root with path $', () => {
+    expect(rejection(undefined).path).toBe('$')
+  })
+
+  it('rejects cycles', () => {
+    const value: Record<string, unknown> = { a: { b: [] } }
+    ;((value.a as { b: unknown[] }).b as unknown[]).push(value)
+    expect(rejection(value).path).toBe('$.a.b[0]')
+  })
+
+  it('copies shared non-cyclic references once per occurrence', () => {
+    const shared = { x: 1 }
+    const copy = snapshotJson({ a: shared, b: [shared, shared] }) as Record<string, unknown>
+    expect(copy).toEqual({ a: { x: 1 }, b: [{ x: 1 }, { x: 1 }] })
+  })
+
+  it('rejects sparse arrays at the hole', () => {
+    // biome-ignore lint/suspicious/noSparseArray: the hole is the point
+    expect(rejection({ a: [1, , 3] }).path).toBe('$.a[1]')
+  })
+
+  it('rejects arrays carrying extra properties', () => {
+    const array = Object.assign([1], { extra: true })
+    expect(rejection(array).path).toBe('$')
+  })
+
+  it('rejects accessor properties without invoking the getter', () => {
+    let called = false
+    const value = {
+      get secret() {
+        called = true
+        return 1
+      },
+    }
+    expect(rejection(value).path).toBe('$.secret')
+    expect(called).toBe(false)
+  })
+
+  it('rejects symbol keys', () => {
+    expect(() => snapshotJson({ [Symbol('k')]: 1 })).toThrow(LosslessJsonError)
+  })
+
+  it('rejects non-enumerable properties', () => {
+    const value = Object.defineProperty({}, 'hidden', { value: 1, enumerable: false })
+    expect(rejection(value).path).toBe('$.hidden')
+  })
+
+  it('accepts null-prototype objects and copies them as plain objects', () => {
+    const value = Object.create(null) as Record<string, unknown>
+    value.a = 1
+    expect(snapshotJson(value)).toEqual({ a: 1 })
+  })
+
+  it('keeps a "__proto__" own key as data', () => {
+    const value = JSON.parse('{"__proto__": {"x": 1}}') as object
+    const copy = snapshotJson(value) as Record<string, unknown>
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype)
+    expect(Object.getOwnPropertyDescriptor(copy, '__proto__')?.value).toEqual({ x: 1 })
+    expect(JSON.stringify(copy)).toBe('{"__proto__":{"x":1}}')
+  })
+
+  it('preserves key order', () => {
+    expect(Object.keys(snapshotJson({ b: 1, a: 2, c: 3 }) as object)).toEqual(['b', 'a', 'c'])
+  })
+
+  it('error is a ToolsError with code LOSSY_JSON', () => {
+    const error = rejection({ a: undefined })
+    expect(error.code).toBe('LOSSY_JSON')
+    expect(error.name).toBe('LosslessJsonError')
+    expect(error.message).toContain('$.a')
+  })
+})
