@@ -25,8 +25,14 @@ const format = (value: number) =>
   Math.abs(value) >= 100 ? value.toFixed(0) : Math.abs(value) >= 1 ? value.toFixed(2) : value.toPrecision(3)
 const table = rows.map((row) => [row.workload, row.metric, format(row.value), row.unit, row.note ?? ''])
 const header = ['workload', 'metric', 'value', 'unit', 'note']
-const widths = header.map((title, column) => Math.max(title.length, ...table.map((cells) => cells[column]!.length)))
-const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()
+const widths = header.map((title, column) =>
+  Math.max(title.length, ...table.map((cells) => cells[column]!.length)),
+)
+const line = (cells: string[]) =>
+  cells
+    .map((cell, column) => cell.padEnd(widths[column]!))
+    .join('  ')
+    .trimEnd()
 console.log(line(header))
 console.log(line(widths.map((width) => '-'.repeat(width))))
 for (const cells of table) console.log(line(cells))

@@ -20,12 +20,18 @@ export const spec = {
     oneOf: [
       {
         type: 'object',
-        properties: { kind: { type: 'string', const: 'file', required: true }, path: { type: 'string', required: true } },
+        properties: {
+          kind: { type: 'string', const: 'file', required: true },
+          path: { type: 'string', required: true },
+        },
         additionalProperties: false,
       },
       {
         type: 'object',
-        properties: { kind: { type: 'string', const: 'url', required: true }, url: { type: 'string', required: true } },
+        properties: {
+          kind: { type: 'string', const: 'url', required: true },
+          url: { type: 'string', required: true },
+        },
         additionalProperties: false,
       },
     ],
@@ -95,7 +101,8 @@ export default async function run(): Promise<BenchRow[]> {
   const args = makeArgs()
   const node = parameterSchemaSpecToJsonSchema(spec)
   const ajvValidate = new Ajv({ allErrors: true, strict: false }).compile(node)
-  if (validateArgs(spec, args).length !== 0 || !ajvValidate(args)) throw new Error('bench input must be valid')
+  if (validateArgs(spec, args).length !== 0 || !ajvValidate(args))
+    throw new Error('bench input must be valid')
   let sink = 0
   const ours = () => {
     sink += validateArgs(spec, args).length
@@ -115,9 +122,27 @@ export default async function run(): Promise<BenchRow[]> {
   const oursOps = median(oursRounds)
   const ajvOps = median(ajvRounds)
   return [
-    { workload: WORKLOAD, metric: 'validateArgs', value: oursOps, unit: 'ops/s', note: `${(1e6 / oursOps).toFixed(1)} µs/op` },
-    { workload: WORKLOAD, metric: 'ajv (compiled)', value: ajvOps, unit: 'ops/s', note: `${(1e6 / ajvOps).toFixed(1)} µs/op` },
-    { workload: WORKLOAD, metric: 'ajv / validateArgs', value: ajvOps / oursOps, unit: 'x', note: 'target ≤ 2' },
+    {
+      workload: WORKLOAD,
+      metric: 'validateArgs',
+      value: oursOps,
+      unit: 'ops/s',
+      note: `${(1e6 / oursOps).toFixed(1)} µs/op`,
+    },
+    {
+      workload: WORKLOAD,
+      metric: 'ajv (compiled)',
+      value: ajvOps,
+      unit: 'ops/s',
+      note: `${(1e6 / ajvOps).toFixed(1)} µs/op`,
+    },
+    {
+      workload: WORKLOAD,
+      metric: 'ajv / validateArgs',
+      value: ajvOps / oursOps,
+      unit: 'x',
+      note: 'target ≤ 2',
+    },
   ]
 }
 
