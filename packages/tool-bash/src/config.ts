@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from 'node:path'
+import type { ConfigIssue, ConfigValidationResult, StandardConfigSchema } from '@dsh/tools-core'
+import { standardConfigSchema } from '@dsh/tools-core'
 import { DEFAULT_ENV_ALLOW_LIST } from './environment'
-import type { ConfigIssue, ConfigValidationResult, StandardConfigSchema } from './internal/config-schema'
-import { standardConfigSchema } from './internal/config-schema'
 
 /** The plugin config as a user writes it; every field is optional. */
 export interface BashConfigInput {

@@ -1,5 +1,5 @@
 import type { Context } from '@deepseek-ai/cordis'
-import { standardConfigSchema } from './internal/config-schema'
+import { standardConfigSchema } from '@dsh/tools-core'
 import { createTimeoutWrapper } from './timeout-wrapper'
 
 /** The plugin's name (fiber diagnostics). */

@@ -31,6 +31,12 @@ export {
   validateJsonSchemaValue,
   valueSchemaSpecToJsonSchema,
 } from '@dsh/tools-schema'
+export {
+  type ConfigIssue,
+  type ConfigValidationResult,
+  type StandardConfigSchema,
+  standardConfigSchema,
+} from './config-schema'
 export { type BodyResult, type DefinedValue, defineTool, type ToolSpec } from './define-tool'
 export {
   AbortedBeforeDispatchError,

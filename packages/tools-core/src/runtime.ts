@@ -1,5 +1,6 @@
 import { type Context, Service } from '@deepseek-ai/cordis'
 import { assembleTools } from './assembly'
+import { type ConfigValidationResult, standardConfigSchema } from './config-schema'
 import { ToolRegistrationError } from './errors'
 import './events' // the cordis `Events` augmentation (tools/* and system-prompt/assemble)
 import { compileTool } from './internal/compiled-tool'
@@ -45,7 +46,7 @@ interface RuntimeState extends PipelineRuntime {
   readonly ctx: Context
 }
 
-function validateConfig(value: unknown) {
+function validateConfig(value: unknown): ConfigValidationResult<ToolRuntimeConfig> {
   if (value === undefined || value === null) return { value: { mode: 'native' as const } }
   if (typeof value !== 'object' || Array.isArray(value))
     return { issues: [{ message: 'config must be an object' }] }
@@ -83,9 +84,7 @@ function own(self: ToolRuntime, effect: () => () => void, label: string): () => 
  */
 export default class ToolRuntime extends Service {
   /** Standard-schema validator of {@link ToolRuntimeConfig}. */
-  static Config = {
-    '~standard': { version: 1 as const, vendor: 'dsh-tools', validate: validateConfig },
-  }
+  static Config = standardConfigSchema<ToolRuntimeConfig | undefined, ToolRuntimeConfig>(validateConfig)
 
   declare ctx: Context
   private readonly [STATE]: RuntimeState
