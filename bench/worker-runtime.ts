@@ -1,7 +1,9 @@
 // Runtime-level workloads of @dsh/code-runtime-worker-thread with a trivial host (no tool
 // pipeline): the part of code_mode_cold / code_mode_subcalls the runtime itself costs.
 // - worker_runtime_cold: `return 1`, 30 runs spaced 100 ms apart (as model turns are), and 30
-//   back-to-back runs: p50/p95 ms, each measured until the run's worker has exited.
+//   back-to-back runs: p50/p95 ms, each measured until `run` settles (a completed run settles on
+//   the completion message its worker posts right before `process.exit()`; the exit itself is
+//   awaited by the concurrency slot and by dispose, not by the run).
 // - worker_runtime_subcalls: 2,000 sequential awaited calls, and 2,000 under Promise.all.
 import { createWorkerThreadRuntime } from '@dsh/code-runtime-worker-thread'
 import type { CodeRunHost } from '@dsh/tools-codemode'
@@ -19,7 +21,11 @@ const host: CodeRunHost = {
   call: async () => 1,
 }
 
-async function timeRun(runtime: ReturnType<typeof createWorkerThreadRuntime>, code: string, names: string[] = []) {
+async function timeRun(
+  runtime: ReturnType<typeof createWorkerThreadRuntime>,
+  code: string,
+  names: string[] = [],
+) {
   const started = performance.now()
   const outcome = await runtime.run({ code, description: 'benchmark program', toolNames: names }, host)
   if (!outcome.ok) throw new Error(`${outcome.kind}: ${outcome.message}`)
@@ -53,10 +59,34 @@ export default async function run(): Promise<BenchRow[]> {
     )
     const note = 'runtime only, trivial host'
     return [
-      { workload: 'worker_runtime_cold', metric: 'p50 (spaced 100 ms)', value: percentile(spaced, 50), unit: 'ms', note },
-      { workload: 'worker_runtime_cold', metric: 'p95 (spaced 100 ms)', value: percentile(spaced, 95), unit: 'ms', note },
-      { workload: 'worker_runtime_cold', metric: 'p50 (back-to-back)', value: percentile(backToBack, 50), unit: 'ms', note },
-      { workload: 'worker_runtime_cold', metric: 'p95 (back-to-back)', value: percentile(backToBack, 95), unit: 'ms', note },
+      {
+        workload: 'worker_runtime_cold',
+        metric: 'p50 (spaced 100 ms)',
+        value: percentile(spaced, 50),
+        unit: 'ms',
+        note,
+      },
+      {
+        workload: 'worker_runtime_cold',
+        metric: 'p95 (spaced 100 ms)',
+        value: percentile(spaced, 95),
+        unit: 'ms',
+        note,
+      },
+      {
+        workload: 'worker_runtime_cold',
+        metric: 'p50 (back-to-back)',
+        value: percentile(backToBack, 50),
+        unit: 'ms',
+        note,
+      },
+      {
+        workload: 'worker_runtime_cold',
+        metric: 'p95 (back-to-back)',
+        value: percentile(backToBack, 95),
+        unit: 'ms',
+        note,
+      },
       {
         workload: 'worker_runtime_subcalls',
         metric: 'sequential (2,000 awaited)',

@@ -28,7 +28,10 @@ export interface WorkerThreadRuntimeConfig {
   readonly maxOutputBytes?: number
   /** V8 old-generation heap cap of each worker, in MiB (default 256, at least 16). Exhausting it ends the run as `worker-exit`. */
   readonly maxOldGenerationSizeMb?: number
-  /** How many programs may run at once (default 8). Further runs wait, in order, for a slot. */
+  /**
+   * How many run workers may be alive at once (default 8): running a program, or exiting after
+   * their run settled. Further runs wait, in order, for a slot.
+   */
   readonly maxConcurrentRuns?: number
   /** How many booted, unused workers to keep waiting for a program (default 2; 0 spawns on demand). */
   readonly warmWorkers?: number
@@ -46,10 +49,12 @@ export interface ResolvedWorkerThreadRuntimeConfig {
 
 /** A snapshot of the runtime's workers, for monitoring and tests. */
 export interface WorkerRuntimeStats {
-  /** Workers spawned and not yet exited (warm, booting or running). */
+  /** Workers spawned and not yet exited (warm, booting, running or exiting). */
   readonly liveWorkers: number
   /** Workers currently running a program. */
   readonly runningWorkers: number
+  /** Workers whose run has settled and whose thread is still exiting (they hold a concurrency slot). */
+  readonly exitingWorkers: number
   /** Booted workers waiting for a program. */
   readonly warmWorkers: number
   /** Runs waiting for a concurrency slot. */

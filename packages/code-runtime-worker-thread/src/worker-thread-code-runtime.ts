@@ -48,8 +48,13 @@ export class WorkerThreadCodeRuntime extends Service implements CodeRuntime {
     return this.runtime.run(request, host)
   }
 
-  /** Counts of live, running and warm workers and of queued runs. */
+  /** Counts of live, running, exiting and warm workers and of queued runs. */
   stats(): WorkerRuntimeStats {
     return this.runtime.stats()
+  }
+
+  /** See {@link WorkerThreadRuntime.whenIdle}. */
+  whenIdle(): Promise<void> {
+    return this.runtime.whenIdle()
   }
 }

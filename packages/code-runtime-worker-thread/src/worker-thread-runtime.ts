@@ -1,7 +1,7 @@
 /**
  * The runtime itself, usable without cordis: type-strips a program, waits for a concurrency
- * slot, hands the program to a fresh pre-spawned worker and returns its outcome once that
- * worker has exited.
+ * slot, hands the program to a fresh pre-spawned worker and returns its outcome once the program
+ * can no longer run. The slot is held until the worker has exited.
  */
 import type { CodeRunHost, CodeRunOutcome, CodeRunRequest, CodeRuntime } from '@dsh/tools-codemode'
 import { checkProgram } from './check-program'
@@ -50,19 +50,36 @@ export class WorkerThreadRuntime implements CodeRuntime {
     return this.#shutdown.signal.aborted
   }
 
-  /** Counts of live, running and warm workers and of queued runs. */
+  /** Counts of live, running, exiting and warm workers and of queued runs. */
   stats(): WorkerRuntimeStats {
     return {
       liveWorkers: this.#pool.live,
       runningWorkers: this.#pool.running,
+      exitingWorkers: this.#pool.exiting,
       warmWorkers: this.#pool.warm,
       queuedRuns: this.#slots.waiting,
     }
   }
 
   /**
-   * Run one program. Never rejects: every failure is an outcome. Settles only after the
-   * program's worker has exited.
+   * Resolves once no run is queued or running and every worker of a settled run has exited
+   * (warm workers stay). Runs started while waiting are waited for too.
+   */
+  async whenIdle(): Promise<void> {
+    for (;;) {
+      const pending: Promise<unknown>[] = [...this.#runs, ...this.#pool.exits()]
+      if (pending.length === 0) return
+      await Promise.all(pending)
+    }
+  }
+
+  /**
+   * Run one program. Never rejects: every failure is an outcome. Settles once the program can
+   * no longer run: a program that completes (returns, throws, or is refused by the worker)
+   * settles on the worker's completion message, posted in the same synchronous turn as the
+   * worker's `process.exit()`; a killed run (timeout, abort, output limit seen by the host,
+   * heap, protocol violation) settles after the worker's `exit` event. The run's concurrency
+   * slot is freed, and {@link dispose} returns, only once the worker has exited.
    */
   run(request: CodeRunRequest, host: CodeRunHost): Promise<CodeRunOutcome> {
     const run = this.#run(request, host)
@@ -113,8 +130,10 @@ export class WorkerThreadRuntime implements CodeRuntime {
         shutdown: this.#shutdown.signal,
       })
     } finally {
-      this.#pool.release()
-      this.#slots.release()
+      this.#pool.release(handle)
+      // The slot bounds threads, not just programs: it is returned when the worker is gone.
+      if (handle.hasExited()) this.#slots.release()
+      else void handle.exited.then(() => this.#slots.release())
     }
   }
 }

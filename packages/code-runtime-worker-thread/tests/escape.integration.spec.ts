@@ -35,6 +35,9 @@ async function run(code: string): Promise<CodeRunOutcome> {
   const { host } = fakeHost(tools)
   const outcome = await runtime.run(request(code, ['echo', 'fail']), host)
   expect(runtime.stats().runningWorkers).toBe(0)
+  // A completed run settles while its worker exits; whenIdle waits for that exit.
+  await runtime.whenIdle()
+  expect(runtime.stats().exitingWorkers).toBe(0)
   expect(runtime.stats().liveWorkers).toBeLessThanOrEqual(1)
   return outcome
 }
@@ -112,6 +115,7 @@ describe('escape corpus', () => {
   }
 
   it('blocks import() before a worker is used', async () => {
+    await runtime.whenIdle()
     const before = runtime.stats().liveWorkers
     const outcome = await run(
       `const fs = await import('node:fs'); return fs.readFileSync('/etc/hostname', 'utf8')`,

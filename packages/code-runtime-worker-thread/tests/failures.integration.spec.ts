@@ -14,8 +14,10 @@ afterAll(() => runtime.dispose())
 const never = () => new Promise<never>(() => {})
 const tools = { slow: never, echo: async (args: unknown) => args as never }
 
-function expectNoWorkerRunning() {
+async function expectNoWorkerRunning() {
   expect(runtime.stats().runningWorkers).toBe(0)
+  await runtime.whenIdle()
+  expect(runtime.stats().exitingWorkers).toBe(0)
   expect(runtime.stats().liveWorkers).toBeLessThanOrEqual(1)
 }
 
@@ -28,6 +30,7 @@ describe('failure kinds', () => {
       message: 'TypeError: bad',
       logs: ['before'],
     })
+    await runtime.whenIdle()
     const before = runtime.stats().liveWorkers
     expect(await runtime.run(request('enum E { A }'), host)).toMatchObject({ ok: false, kind: 'exception' })
     expect(runtime.stats().liveWorkers).toBe(before)
@@ -60,7 +63,7 @@ describe('failure kinds', () => {
       logs: ['starting'],
     })
     expect(streamed).toEqual(['starting'])
-    expectNoWorkerRunning()
+    await expectNoWorkerRunning()
   })
 
   it('timeout: a hot loop cannot hide behind a pending tool call', async () => {
@@ -76,7 +79,7 @@ describe('failure kinds', () => {
     const { host } = fakeHost(tools)
     const outcome = await runtime.run(request('await tools.slow({})', ['slow']), host)
     expect(outcome).toMatchObject({ ok: false, kind: 'timeout', message: expect.stringMatching(/maxWallMs/) })
-    expectNoWorkerRunning()
+    await expectNoWorkerRunning()
   })
 
   it('abort: host.signal ends the run mid-call, keeps its logs, and waits for the worker', async () => {
@@ -96,7 +99,7 @@ describe('failure kinds', () => {
     )
     expect(outcome).toEqual({ ok: false, kind: 'abort', message: 'the run was aborted', logs: ['one'] })
     expect(calls).toHaveLength(1)
-    expectNoWorkerRunning()
+    await expectNoWorkerRunning()
   })
 
   it('abort: an already aborted signal uses no worker', async () => {
@@ -174,6 +177,7 @@ describe('failure kinds', () => {
         kind: 'worker-exit',
         message: expect.stringMatching(/out of memory/),
       })
+      await capped.whenIdle()
       expect(capped.stats().liveWorkers).toBe(0)
       expect(await capped.run(request('return "still alive"'), host)).toMatchObject({
         ok: true,

@@ -150,8 +150,11 @@ describe('WorkerThreadRuntime', () => {
   it('leaves no worker behind: live workers are only the warm ones', async () => {
     const { host } = fakeHost(tools)
     await runtime.run(request('return 1'), host)
+    expect(runtime.stats().runningWorkers).toBe(0)
+    // The run settled on its completion message; its worker is exiting, then gone.
+    await runtime.whenIdle()
     const stats = runtime.stats()
-    expect(stats.runningWorkers).toBe(0)
+    expect(stats.exitingWorkers).toBe(0)
     expect(stats.liveWorkers).toBeLessThanOrEqual(1)
   })
 
@@ -169,10 +172,42 @@ describe('WorkerThreadRuntime', () => {
       expect(limited.stats().queuedRuns).toBeGreaterThanOrEqual(0)
       await Promise.all(runs)
       expect(order).toEqual([1, 2, 3])
+      await limited.whenIdle()
       expect(limited.stats().liveWorkers).toBe(0)
     } finally {
       await limited.dispose()
     }
+  })
+})
+
+describe('worker lifetime after a run settles', () => {
+  it('holds the concurrency slot until the worker has exited', async () => {
+    const limited = createWorkerThreadRuntime({ warmWorkers: 0, maxConcurrentRuns: 1 })
+    try {
+      const { host } = fakeHost(tools)
+      const live: number[] = []
+      await Promise.all(
+        [1, 2, 3].map((n) =>
+          limited.run(request(`return ${n}`), host).then(() => live.push(limited.stats().liveWorkers)),
+        ),
+      )
+      // The next run's worker is spawned only once the previous one is gone.
+      expect(Math.max(...live)).toBeLessThanOrEqual(1)
+    } finally {
+      await limited.dispose()
+    }
+  })
+
+  it('whenIdle waits for running runs and exiting workers; dispose waits for every exit', async () => {
+    const local = createWorkerThreadRuntime({ warmWorkers: 1 })
+    const { host } = fakeHost(tools)
+    const runs = [local.run(request('return 1'), host), local.run(request('return 2'), host)]
+    await local.whenIdle()
+    expect((await Promise.all(runs)).map((outcome) => outcome.ok)).toEqual([true, true])
+    expect(local.stats()).toMatchObject({ runningWorkers: 0, exitingWorkers: 0, queuedRuns: 0 })
+    expect(await local.run(request('return 3'), host)).toMatchObject({ ok: true, result: 3 })
+    await local.dispose()
+    expect(local.stats()).toMatchObject({ liveWorkers: 0, exitingWorkers: 0, runningWorkers: 0 })
   })
 })
 

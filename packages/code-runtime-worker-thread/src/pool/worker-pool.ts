@@ -10,6 +10,7 @@ export class WorkerPool {
   readonly #warmTarget: number
   readonly #warm: WorkerHandle[] = []
   readonly #live = new Set<WorkerHandle>()
+  readonly #exiting = new Set<WorkerHandle>()
   #running = 0
   #disposed = false
 
@@ -33,6 +34,16 @@ export class WorkerPool {
     return this.#warm.length
   }
 
+  /** Workers whose run has settled but whose thread has not exited yet. */
+  get exiting(): number {
+    return this.#exiting.size
+  }
+
+  /** The exits of the workers counted by {@link exiting}. */
+  exits(): Promise<number>[] {
+    return [...this.#exiting].map((handle) => handle.exited)
+  }
+
   /** Spawn workers until `warmWorkers` are waiting. */
   fill(): void {
     while (!this.#disposed && this.#warm.length < this.#warmTarget) this.#warm.push(this.#spawn())
@@ -46,9 +57,18 @@ export class WorkerPool {
     return handle
   }
 
-  /** Return a run's worker (it is being terminated) and top up the warm set soon after. */
-  release(): void {
+  /**
+   * Return a run's worker once its run has settled (the worker is exiting; it stays counted as
+   * live, and as exiting, until its `exit` event) and top up the warm set. The refill is
+   * deferred with `setImmediate` so the spawn does not delay the continuation of the run that
+   * just settled.
+   */
+  release(handle: WorkerHandle): void {
     this.#running -= 1
+    if (!handle.hasExited()) {
+      this.#exiting.add(handle)
+      void handle.exited.then(() => this.#exiting.delete(handle))
+    }
     if (!this.#disposed && this.#warm.length < this.#warmTarget) setImmediate(() => this.fill())
   }
 

@@ -1,17 +1,36 @@
 /**
- * Collects settled binding calls and sends them to the worker in one message per microtask
- * turn: a `Promise.all` of many calls costs a handful of messages, a sequential call one.
+ * Collects settled binding calls and sends them to the worker in few messages. When the answer
+ * is the last one outstanding (a sequential call, or the end of a `Promise.all`), the batch goes
+ * at the end of the current microtask turn; while other calls are still running it waits for
+ * the end of the event-loop turn (`setImmediate`), so calls that settle in one long chain of
+ * microtasks — the bridge's pool starting call after call — travel as one message instead of
+ * one per pool slot. Each message wakes the worker thread, which competes for the CPU.
  */
 import { ReplyStatus } from '../protocol/messages'
 
 /** Batches `[id, status, a, b]` reply quadruples; only primitives ever enter a batch. */
 export class ReplyBatcher {
   readonly #send: (batch: unknown[]) => void
+  readonly #flush = (): void => {
+    this.#microtaskQueued = false
+    this.#immediateQueued = false
+    const batch = this.#batch
+    if (batch.length === 0) return
+    this.#batch = []
+    this.#send(batch)
+  }
   #batch: unknown[] = []
-  #queued = false
+  #outstanding = 0
+  #microtaskQueued = false
+  #immediateQueued = false
 
   constructor(send: (batch: unknown[]) => void) {
     this.#send = send
+  }
+
+  /** Count a call forwarded to the host; each must later be answered with `value` or `error`. */
+  expect(): void {
+    this.#outstanding += 1
   }
 
   /** Queue a successful call: primitives travel as they are, anything else as JSON text. */
@@ -64,14 +83,15 @@ export class ReplyBatcher {
 
   #push(id: number, status: number, a: unknown, b: unknown): void {
     this.#batch.push(id, status, a, b)
-    if (this.#queued) return
-    this.#queued = true
-    queueMicrotask(() => {
-      this.#queued = false
-      const batch = this.#batch
-      if (batch.length === 0) return
-      this.#batch = []
-      this.#send(batch)
-    })
+    if (this.#outstanding > 0) this.#outstanding -= 1
+    if (this.#outstanding === 0) {
+      if (!this.#microtaskQueued) {
+        this.#microtaskQueued = true
+        queueMicrotask(this.#flush)
+      }
+    } else if (!this.#immediateQueued) {
+      this.#immediateQueued = true
+      setImmediate(this.#flush)
+    }
   }
 }

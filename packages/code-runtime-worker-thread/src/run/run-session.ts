@@ -1,6 +1,8 @@
 /**
  * The host side of one run on one fresh worker: sends the program, forwards binding calls to
- * `host.call`, streams logs, enforces the budgets, and settles only after the worker exited.
+ * `host.call`, streams logs, enforces the budgets, and settles once the program can no longer
+ * run: on the worker's completion message (the worker exits in that same turn), or, when the
+ * host kills the worker, after its `exit` event.
  */
 import type { CodeRunFailureKind, CodeRunHost, CodeRunOutcome } from '@dsh/tools-codemode'
 import { describeWorkerError, type WorkerHandle } from '../pool/worker-handle'
@@ -28,8 +30,8 @@ const failureKindByStatus: Record<number, CodeRunFailureKind> = {
 }
 
 /**
- * Run a program on `handle` (already booted). Resolves once the outcome is known and the
- * worker has exited; never rejects.
+ * Run a program on `handle` (already booted). Resolves once the outcome is known and no program
+ * code can run any more (see `settle`); never rejects. The caller tracks `handle.exited`.
  */
 export function runSession(handle: WorkerHandle, input: RunSessionInput): Promise<CodeRunOutcome> {
   const { worker } = handle
@@ -48,7 +50,14 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     if (!settled) worker.postMessage({ k: 'res', r: batch })
   })
 
-  const settle = (result: CodeRunOutcome): void => {
+  /**
+   * End the run. `exiting` is true only on the worker's completion message: the bootstrap posts
+   * it and calls `process.exit()` (V8 `TerminateExecution`) in the same synchronous turn, so no
+   * program code, microtask or timer can run after it and the outcome need not wait for the
+   * thread's teardown. Every other ending (a kill) resolves only after the `exit` event. In both
+   * cases the host terminates the worker too, and the runtime keeps tracking it until it exits.
+   */
+  const settle = (result: CodeRunOutcome, exiting = false): void => {
     if (settled) return
     settled = true
     stopBudget()
@@ -58,9 +67,11 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     worker.off('error', onError)
     worker.off('exit', onExit)
     if (!handle.hasExited()) void worker.terminate().catch(() => {})
-    void handle.exited.then(() => resolveOutcome(result))
+    if (exiting) resolveOutcome(result)
+    else void handle.exited.then(() => resolveOutcome(result))
   }
-  const fail = (kind: CodeRunFailureKind, message: string): void => settle({ ok: false, kind, message, logs })
+  const fail = (kind: CodeRunFailureKind, message: string, exiting = false): void =>
+    settle({ ok: false, kind, message, logs }, exiting)
   const overLimit = (extra: number): boolean => outputBytes + extra > config.maxOutputBytes
   const limitMessage = (what: string) => `${what} exceeded maxOutputBytes (${config.maxOutputBytes} bytes)`
 
@@ -86,6 +97,7 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     } catch (error) {
       pending = Promise.reject(error)
     }
+    replies.expect()
     pending.then(
       (value) => {
         if (!settled) replies.value(call.id, call.name, value)
@@ -96,28 +108,30 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     )
   }
 
+  // The worker exits in the same turn it posts its completion (see settle), so every outcome
+  // decided here settles without waiting for the thread's teardown.
   const onDone = (status: DoneStatus, payload: string | undefined): void => {
     const size = payload === undefined ? 0 : Buffer.byteLength(payload, 'utf8')
     if (overLimit(size)) {
-      fail('output-limit', limitMessage(status === DoneStatus.OK ? 'result' : 'failure message'))
+      fail('output-limit', limitMessage(status === DoneStatus.OK ? 'result' : 'failure message'), true)
       return
     }
     if (status !== DoneStatus.OK) {
-      fail(failureKindByStatus[status] ?? 'exception', payload ?? 'the run failed')
+      fail(failureKindByStatus[status] ?? 'exception', payload ?? 'the run failed', true)
       return
     }
     if (payload === undefined) {
-      settle({ ok: true, logs })
+      settle({ ok: true, logs }, true)
       return
     }
     let result: JsonValue
     try {
       result = JSON.parse(payload) as JsonValue
     } catch {
-      fail('invalid-output', 'the result is not valid JSON text')
+      fail('invalid-output', 'the result is not valid JSON text', true)
       return
     }
-    settle({ ok: true, logs, result })
+    settle({ ok: true, logs, result }, true)
   }
 
   function onMessage(raw: unknown): void {

@@ -121,6 +121,9 @@ function finishRun(status, payload) {
     s = 3
     v = (status === 0 ? 'result' : 'failure message') + ' exceeded maxOutputBytes (' + limit + ' bytes)'
   }
+  // The host settles a completed run on this message without waiting for the thread's exit,
+  // so nothing may run after it: in a worker, process.exit() calls V8's TerminateExecution, and
+  // no JavaScript (program code, microtask, timer, 'exit' listener — there is none) runs again.
   post({ k: 'done', s, v })
   process.exit(0)
 }
