@@ -106,6 +106,20 @@ describe('snapshotJson', () => {
     expect(JSON.stringify(copy)).toBe('{"__proto__":{"x":1}}')
   })
 
+  it('returns a snapshot it made as is, and copies anything else', () => {
+    const snapshot = snapshotJson({ a: [1, { b: 'c' }] })
+    expect(snapshotJson(snapshot)).toBe(snapshot)
+    const lookalike = Object.freeze({ a: 1 })
+    expect(snapshotJson(lookalike)).not.toBe(lookalike)
+  })
+
+  it('names the full path of a problem deep inside nested containers', () => {
+    const value = { outer: [{ 'odd key': [0, { leaf: Number.NaN }] }] }
+    expect(() => snapshotJson(value)).toThrow(
+      expect.objectContaining({ path: '$.outer[0]["odd key"][1].leaf' }),
+    )
+  })
+
   it('preserves key order', () => {
     expect(Object.keys(snapshotJson({ b: 1, a: 2, c: 3 }) as object)).toEqual(['b', 'a', 'c'])
   })
