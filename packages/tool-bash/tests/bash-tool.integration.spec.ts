@@ -5,7 +5,7 @@ import { Context } from '@deepseek-ai/cordis'
 import ToolRuntime, { createScope, type ToolExecutionResult } from '@dsh/tools-core'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import * as bash from '../src/index'
-import { isAlive, readPids, waitFor } from './helpers'
+import { readPids, survivors, waitFor } from './helpers'
 
 let dir: string
 let ctx: Context
@@ -108,7 +108,7 @@ describe('bash tool', () => {
     controller.abort()
     const result = await pending
     expect(result).toMatchObject({ isError: true, error: { info: { code: 'ABORTED' } } })
-    expect(pids.filter(isAlive)).toEqual([])
+    expect(await survivors(pids)).toEqual([])
   })
 
   it('the timeoutMs argument kills the group and returns a timed-out result', async () => {
@@ -119,7 +119,7 @@ describe('bash tool', () => {
       value: { timedOut: true, exitCode: null, signal: 'SIGTERM' },
     })
     expect(text(result)).toBe('[timed out after 300ms; process group killed]')
-    expect(readPids(pidFile, 1)!.filter(isAlive)).toEqual([])
+    expect(await survivors(readPids(pidFile, 1)!)).toEqual([])
   })
 
   it('a timeoutMs argument below 1 is INVALID_ARGS', async () => {

@@ -38,3 +38,17 @@ export function readPids(file: string, count: number): number[] | undefined {
     return undefined
   }
 }
+
+/**
+ * The pids still alive once the kernel has had a moment to finish the kills already sent: a
+ * SIGKILLed process closes its pipes (letting the tool settle) a little before it is gone from
+ * the process table, so a loaded machine can observe it in between. Polls for up to 5 s.
+ */
+export async function survivors(pids: readonly number[]): Promise<number[]> {
+  const start = Date.now()
+  for (;;) {
+    const alive = pids.filter(isAlive)
+    if (alive.length === 0 || Date.now() - start > 5_000) return alive
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}

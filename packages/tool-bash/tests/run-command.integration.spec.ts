@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { BashSpawnError } from '../src/errors'
 import { type RunCommandOptions, runCommand } from '../src/run-command'
-import { isAlive, readPids, waitFor } from './helpers'
+import { readPids, survivors, waitFor } from './helpers'
 
 let dir: string
 beforeEach(() => {
@@ -69,14 +69,14 @@ describe('runCommand', () => {
     const outcome = await pending
     expect(outcome.aborted).toBe(true)
     expect(outcome.signal).toBe('SIGTERM')
-    expect(pids.filter(isAlive)).toEqual([])
+    expect(await survivors(pids)).toEqual([])
   })
 
   it('its own timeout kills the group and says so', async () => {
     const pidFile = join(dir, 'pids')
     const outcome = await run(`sleep 100 & echo $! >> ${pidFile}; wait`, { timeoutMs: 300 })
     expect(outcome).toMatchObject({ timedOut: true, exitCode: null, signal: 'SIGTERM' })
-    expect(readPids(pidFile, 1)!.filter(isAlive)).toEqual([])
+    expect(await survivors(readPids(pidFile, 1)!)).toEqual([])
   })
 
   it('a child ignoring SIGTERM is killed with SIGKILL after the grace', async () => {
@@ -91,14 +91,14 @@ describe('runCommand', () => {
     const pids = await waitFor(() => readPids(pidFile, 1), 'stubborn child')
     controller.abort()
     await pending
-    expect(pids.filter(isAlive)).toEqual([])
+    expect(await survivors(pids)).toEqual([])
   })
 
   it('background jobs left behind by a finished command do not survive it', async () => {
     const pidFile = join(dir, 'pids')
     const outcome = await run(`sleep 100 & echo $! >> ${pidFile}; echo done`)
     expect(outcome).toMatchObject({ stdout: 'done\n', exitCode: 0, timedOut: false })
-    expect(readPids(pidFile, 1)!.filter(isAlive)).toEqual([])
+    expect(await survivors(readPids(pidFile, 1)!)).toEqual([])
   })
 
   it('an already-aborted signal starts nothing', async () => {

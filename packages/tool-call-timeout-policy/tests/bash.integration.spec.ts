@@ -23,6 +23,16 @@ const isAlive = (pid: number) => {
   }
 }
 
+/** Killed processes close their pipes a moment before they leave the process table: poll briefly. */
+async function survivors(pids: readonly number[]): Promise<number[]> {
+  const start = Date.now()
+  for (;;) {
+    const alive = pids.filter(isAlive)
+    if (alive.length === 0 || Date.now() - start > 5_000) return alive
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
 it("bash's declared budget is enforced: the group is killed and the result is TOOL_TIMEOUT", async () => {
   const ctx = new Context()
   await ctx.plugin(ToolRuntime)
@@ -43,5 +53,5 @@ it("bash's declared budget is enforced: the group is killed and the result is TO
   })
   const pids = readFileSync(pidFile, 'utf8').split('\n').filter(Boolean).map(Number)
   expect(pids.length).toBe(1)
-  expect(pids.filter(isAlive)).toEqual([])
+  expect(await survivors(pids)).toEqual([])
 })
