@@ -4,14 +4,23 @@ import { ReplyBatcher } from '../src/run/reply-batcher'
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 describe('ReplyBatcher', () => {
-  it('sends the last outstanding answer at the end of the microtask turn', async () => {
+  it('sends the last outstanding answer at once', () => {
     const sent: unknown[][] = []
     const replies = new ReplyBatcher((batch) => sent.push(batch))
     replies.expect()
     replies.value(1, 't', 5)
-    expect(sent).toEqual([])
-    await Promise.resolve()
     expect(sent).toEqual([[1, 0, 5, null]])
+  })
+
+  it('sends held answers together with the last outstanding one', () => {
+    const sent: unknown[][] = []
+    const replies = new ReplyBatcher((batch) => sent.push(batch))
+    replies.expect()
+    replies.expect()
+    replies.value(1, 't', 'a')
+    expect(sent).toEqual([])
+    replies.value(2, 't', 'b')
+    expect(sent).toEqual([[1, 0, 'a', null, 2, 0, 'b', null]])
   })
 
   it('holds answers while other calls are outstanding, then sends them as one message', async () => {

@@ -76,6 +76,18 @@ describe('WorkerThreadRuntime', () => {
     expect(calls[0]?.args).toEqual({ v: 1 })
   })
 
+  it('snapshots call arguments at call time while other calls are outstanding', async () => {
+    const { host, calls } = fakeHost(tools)
+    await runtime.run(
+      request(
+        'const a = { v: 1 }, b = { v: 1 }\nconst ps = [tools.echo(a), tools.echo(b)]\na.v = 2\nb.v = 2\nawait Promise.all(ps)',
+        ['echo'],
+      ),
+      host,
+    )
+    expect(calls.map((call) => call.args)).toEqual([{ v: 1 }, { v: 1 }])
+  })
+
   it('rejects a failed call with an in-realm ToolCallError carrying only toolName and message', async () => {
     const { host } = fakeHost(tools)
     const outcome = await runtime.run(
@@ -103,6 +115,19 @@ describe('WorkerThreadRuntime', () => {
     )
     expect(outcome).toEqual({ ok: true, logs: [], result: ['ToolCallError', 1] })
     expect(calls).toHaveLength(1)
+  })
+
+  it('rejects uncloneable arguments of a call made while another is outstanding', async () => {
+    const { host, calls } = fakeHost(tools)
+    const outcome = await runtime.run(
+      request(
+        'const r = await Promise.allSettled([tools.echo({ n: 1 }), tools.echo({ f: () => 1 }), tools.echo({ n: 3 })])\nreturn r.map((s) => s.status === "fulfilled" ? s.value.n : s.reason.name)',
+        ['echo'],
+      ),
+      host,
+    )
+    expect(outcome).toEqual({ ok: true, logs: [], result: [1, 'ToolCallError', 3] })
+    expect(calls).toHaveLength(2)
   })
 
   it('streams logs to host.onLog as they are printed', async () => {

@@ -3,7 +3,8 @@
  * structured clone; call and reply batches are flat arrays to keep per-call allocation low.
  *
  * worker → host: `{ k: 'ready' }` once booted; `{ k: 'log', l }` per console line, posted
- * immediately; `{ k: 'calls', c: [id, name, args, …] }` per microtask batch of binding calls;
+ * immediately; `{ k: 'calls', c: [id, name, args, …] }` per binding call made while none is
+ * outstanding (posted at once), otherwise per microtask batch of binding calls;
  * `{ k: 'done', s, v? }` once, with `s` a {@link DoneStatus}.
  *
  * host → worker: `{ k: 'run', code, names, limit }` once; `{ k: 'res', r: [id, status, a, b, …] }`

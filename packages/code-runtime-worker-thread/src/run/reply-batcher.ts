@@ -1,7 +1,7 @@
 /**
  * Collects settled binding calls and sends them to the worker in few messages. When the answer
  * is the last one outstanding (a sequential call, or the end of a `Promise.all`), the batch goes
- * at the end of the current microtask turn; while other calls are still running it waits for
+ * at once, with every answer still held; while other calls are still running it waits for
  * the end of the event-loop turn (`setImmediate`), so calls that settle in one long chain of
  * microtasks — the bridge's pool starting call after call — travel as one message instead of
  * one per pool slot. Each message wakes the worker thread, which competes for the CPU.
@@ -12,7 +12,6 @@ import { ReplyStatus } from '../protocol/messages'
 export class ReplyBatcher {
   readonly #send: (batch: unknown[]) => void
   readonly #flush = (): void => {
-    this.#microtaskQueued = false
     this.#immediateQueued = false
     const batch = this.#batch
     if (batch.length === 0) return
@@ -21,7 +20,6 @@ export class ReplyBatcher {
   }
   #batch: unknown[] = []
   #outstanding = 0
-  #microtaskQueued = false
   #immediateQueued = false
 
   constructor(send: (batch: unknown[]) => void) {
@@ -85,10 +83,7 @@ export class ReplyBatcher {
     this.#batch.push(id, status, a, b)
     if (this.#outstanding > 0) this.#outstanding -= 1
     if (this.#outstanding === 0) {
-      if (!this.#microtaskQueued) {
-        this.#microtaskQueued = true
-        queueMicrotask(this.#flush)
-      }
+      this.#flush()
     } else if (!this.#immediateQueued) {
       this.#immediateQueued = true
       setImmediate(this.#flush)

@@ -30,6 +30,7 @@ let done = false
 let limit = 0
 let bytes = 0
 let nextCallId = 0
+let outstanding = 0
 let outbox = []
 let flushQueued = false
 const timers = new Map()
@@ -46,23 +47,41 @@ function flush() {
   post({ k: 'calls', c: calls })
 }
 
+function cloneError(name, error) {
+  const reason = error && typeof error.message === 'string' ? error.message : 'value could not be cloned'
+  return 'arguments for ' + name + ' are not JSON-cloneable: ' + reason
+}
+
+// A call made while no other is outstanding (a sequential await of one binding) is posted at once:
+// postMessage clones the arguments synchronously, so the snapshot is taken here as for a
+// batched call, and the host starts on it while this thread finishes its turn. Calls made while
+// others are outstanding are snapshotted now and travel together at the end of the microtask turn.
 function hostCall(name, args) {
   try {
     if (done) return 'the run has ended'
     if (typeof name !== 'string') return 'invalid binding name'
-    let copy
-    try {
-      copy = structuredClone(args)
-    } catch (error) {
-      const reason = error && typeof error.message === 'string' ? error.message : 'value could not be cloned'
-      return 'arguments for ' + name + ' are not JSON-cloneable: ' + reason
+    const id = nextCallId + 1
+    if (outstanding === 0 && outbox.length === 0) {
+      try {
+        post({ k: 'calls', c: [id, name, args] })
+      } catch (error) {
+        return cloneError(name, error)
+      }
+    } else {
+      let copy
+      try {
+        copy = structuredClone(args)
+      } catch (error) {
+        return cloneError(name, error)
+      }
+      outbox.push(id, name, copy)
+      if (!flushQueued) {
+        flushQueued = true
+        queueMicrotask(flush)
+      }
     }
-    const id = ++nextCallId
-    outbox.push(id, name, copy)
-    if (!flushQueued) {
-      flushQueued = true
-      queueMicrotask(flush)
-    }
+    nextCallId = id
+    outstanding += 1
     return id
   } catch {
     return 'the call could not be sent'
@@ -177,6 +196,7 @@ parentPort.on('message', (message) => {
     for (let i = 0; i + 3 < r.length; i += 4) {
       const a = r[i + 2]
       const b = r[i + 3]
+      if (outstanding > 0) outstanding -= 1
       if (isPrimitive(a) && isPrimitive(b)) kernel.settle(r[i], r[i + 1], a, b)
     }
   } else if (message.k === 'run') {
