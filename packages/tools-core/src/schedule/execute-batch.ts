@@ -40,7 +40,13 @@ export async function executeBatch(
   for (const input of inputs) assertInput(input)
 
   const results: ToolExecutionResult[] = new Array(inputs.length)
-  const running = new Set<Promise<void>>()
+  // Parallel bodies in flight, and the loop's wake-up for when one of them frees its slot.
+  let running = 0
+  let wake: (() => void) | undefined
+  const slotFree = () =>
+    new Promise<void>((resolve) => {
+      wake = resolve
+    })
   let published: Promise<void> = Promise.resolve()
   const publishAfter = (call: ToolCall, index: number, body?: Promise<void>): Promise<void> => {
     published = published.then(async () => {
@@ -61,7 +67,7 @@ export async function executeBatch(
     }
     const exclusive = classify(call.tool!, call.execution.arguments) === 'exclusive'
     if (exclusive) await published
-    else while (running.size >= maxParallel) await Promise.race(running)
+    else while (running >= maxParallel) await slotFree()
     if (call.callerSignal.aborted) {
       // aborted while it waited for its turn: like a pre-aborted call, no policy runs
       call.result = abortedBeforeDispatch()
@@ -78,10 +84,13 @@ export async function executeBatch(
     if (exclusive) {
       await publishAfter(call, index, body)
     } else {
-      const slot = body.then(() => {
-        running.delete(slot)
+      running++
+      void body.then(() => {
+        running--
+        const resume = wake
+        wake = undefined
+        resume?.()
       })
-      running.add(slot)
       publishAfter(call, index, body)
     }
   }
