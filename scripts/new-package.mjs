@@ -41,21 +41,11 @@ write(
 )
 write(
   'tsup.config.ts',
-  `import { defineConfig } from 'tsup'
-
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm'],
-  dts: true,
-  clean: true,
-  target: 'node20',
-  sourcemap: true,
-})
-`,
+  "import { sharedTsupConfig } from '../../tsup.shared.ts'\n\nexport default sharedTsupConfig\n",
 )
 write(
   'vitest.config.ts',
-  `import { sharedConfig } from '../../vitest.shared'
+  `import { sharedConfig } from '../../vitest.shared.ts'
 
 export default sharedConfig
 `,

@@ -1,10 +1,3 @@
-import { defineConfig } from 'tsup'
+import { sharedTsupConfig } from '../../tsup.shared.ts'
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm'],
-  dts: true,
-  clean: true,
-  target: 'node20',
-  sourcemap: true,
-})
+export default sharedTsupConfig
