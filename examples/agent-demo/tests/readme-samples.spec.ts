@@ -54,7 +54,8 @@ async function collect(): Promise<Sample[]> {
   const samples: Sample[] = []
   for (const { path, host } of readmes) {
     const blocks = tsBlocks(await readFile(path, 'utf8'))
-    blocks.forEach((block, index) => samples.push({ readme: relative(root, path), index, host, ...block }))
+    for (const [index, block] of blocks.entries())
+      samples.push({ readme: relative(root, path), index, host, ...block })
   }
   return samples
 }
