@@ -111,6 +111,34 @@ describe('agent demo', () => {
   }, 120_000)
 })
 
+describe('Code Mode sub-call cards', () => {
+  it('every tool shows the same call and result cards as a sub-call as it does natively', async () => {
+    const [native, code] = await Promise.all([runDemo({ mode: 'native' }), runDemo({ mode: 'code' })])
+    /** tool → the set of `call:<card>` / `result:<card>` kinds of its successful calls. */
+    const kinds = (events: readonly LoopEvent[], nested: boolean) => {
+      const failed = new Set(
+        events.flatMap((event) => (event.type === 'result' && event.isError ? [event.callId] : [])),
+      )
+      const out = new Map<string, Set<string>>()
+      for (const event of events) {
+        if (event.type !== 'call' && event.type !== 'result') continue
+        if ((event.parentCallId !== undefined) !== nested || failed.has(event.callId)) continue
+        const set = out.get(event.name) ?? new Set<string>()
+        set.add(`${event.type}:${event.view.card}`)
+        out.set(event.name, set)
+      }
+      return out
+    }
+    const nativeKinds = kinds(native.events, false)
+    const subCallKinds = kinds(code.events, true)
+    expect([...subCallKinds.keys()].sort()).toEqual(['bash', 'edit', 'glob', 'grep', 'read'])
+    for (const [name, set] of subCallKinds)
+      expect([...set].sort(), name).toEqual([...nativeKinds.get(name)!].sort())
+    // and no successful sub-call falls back to the generic result card
+    expect([...subCallKinds.values()].some((set) => set.has('result:generic'))).toBe(false)
+  }, 120_000)
+})
+
 describe('demo outcome', () => {
   it('a model that fixes nothing leaves the suite failing, so the demo reports failure', async () => {
     const model = new ScriptedModel('lazy', [{ text: 'Looks fine to me.', toolCalls: [] }])
