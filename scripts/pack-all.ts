@@ -20,8 +20,8 @@ async function main(): Promise<void> {
   for (const entry of packed.values())
     out(`  ${entry.name}@${entry.version}  ${relative(root, entry.tarball)}`)
   out('install them into another project with npm, naming every @dsh tarball it needs, e.g.:')
-  const core = ['@dsh/tools-core', '@dsh/tools-schema'].map((name) => packed.get(name)?.tarball)
-  out(`  npm install ${core.map((file) => `${file}`).join(' ')} @deepseek-ai/cordis`)
+  const core = ['@dsh/tools-core', '@dsh/tools-schema'].flatMap((name) => packed.get(name)?.tarball ?? [])
+  out(`  npm install ${core.join(' ')} @deepseek-ai/cordis`)
 }
 
 main().catch((error: unknown) => {

@@ -29,7 +29,7 @@ interface Sample {
 }
 
 /** The ```ts blocks of a markdown file, with their line numbers. */
-export function tsBlocks(markdown: string): { line: number; fragment: boolean; code: string }[] {
+function tsBlocks(markdown: string): { line: number; fragment: boolean; code: string }[] {
   const blocks: { line: number; fragment: boolean; code: string }[] = []
   for (const match of markdown.matchAll(/^```ts([^\n]*)\n([\s\S]*?)^```[ \t]*$/gm)) {
     const info = match[1]!.trim()
