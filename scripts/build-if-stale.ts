@@ -92,9 +92,13 @@ async function main(): Promise<number> {
   )
   try {
     // turbo needs pnpm on PATH: run it through the pnpm that started us, else the pinned one
-    const pnpm = process.env['npm_execpath']?.includes('pnpm')
-      ? [process.execPath, process.env['npm_execpath']]
-      : ['npx', '-y', 'pnpm@12.4.2']
+    // (npm_execpath is a script for older pnpm, a native binary for pnpm 12)
+    const execpath = process.env['npm_execpath']
+    const pnpm = !execpath?.includes('pnpm')
+      ? ['npx', '-y', 'pnpm@12.4.2']
+      : /\.[cm]?js$/.test(execpath)
+        ? [process.execPath, execpath]
+        : [execpath]
     const [file, ...args] = [...pnpm, 'exec', 'turbo', 'run', 'build', '--output-logs=errors-only']
     await promisify(execFile)(file!, args, {
       cwd: root,
