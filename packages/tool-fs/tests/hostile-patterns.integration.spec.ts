@@ -112,7 +112,9 @@ describe('glob: no pattern stalls the host', () => {
       const directory = path.join(root, `${'a'.repeat(40)}-${dir}`)
       await fs.mkdir(directory)
       await Promise.all(
-        Array.from({ length: 50 }, (_, file) => fs.writeFile(path.join(directory, `${'a'.repeat(100)}${file}`), '')),
+        Array.from({ length: 50 }, (_, file) =>
+          fs.writeFile(path.join(directory, `${'a'.repeat(100)}${file}`), ''),
+        ),
       )
     }
     const { ok } = await fsRuntime({ roots: [root] })
