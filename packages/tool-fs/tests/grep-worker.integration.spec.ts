@@ -24,7 +24,6 @@ function grepWith(root: string, config: Record<string, unknown> = {}) {
   const context = createFsToolContext(resolveFsToolsConfig({ roots: [root], ...config }))
   const tool = createGrepTool(context)
   const grep = (args: Record<string, unknown>, signal = new AbortController().signal) =>
-    // biome-ignore lint/suspicious/noExplicitAny: the definition's execute is typed by its own schema
     (tool.execute as any)(args, { signal, callId: 'c', agent: undefined }) as Promise<{ total: number }>
   return { context, grep }
 }

@@ -77,7 +77,7 @@ export async function grepSearch(
     const files: GrepFileInput[] = []
     const displays: string[] = []
     for (const [index, result] of read.entries()) {
-      if (result.status === 'skipped' || outcome.stoppedAt !== undefined) {
+      if (result.status === 'skipped' || outcome.stoppedAt === 'maxGrepTotalBytes') {
         outcome.filesSkipped++
         continue
       }
