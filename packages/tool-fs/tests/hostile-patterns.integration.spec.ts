@@ -72,6 +72,16 @@ describe('grep: no regex stalls the host', () => {
     expect(message).toContain(`unsupported regular expression syntax: ${construct}`)
   })
 
+  it('accepts the JavaScript spellings RE2 lacks: \\uXXXX, (?<name>…), [^]', async () => {
+    const root = await tempDir()
+    await fs.writeFile(path.join(root, 'a.txt'), 'Alpha\nbeta\n')
+    const { ok } = await fsRuntime({ roots: [root] })
+    expect((await ok('grep', { pattern: '^\\u0041' })).total).toBe(1)
+    expect((await ok('grep', { pattern: '(?<first>b)eta' })).total).toBe(1)
+    expect((await ok('grep', { pattern: '^[^]' })).total).toBe(2)
+    expect((await ok('grep', { pattern: 'ALPHA', case_insensitive: true })).total).toBe(1)
+  })
+
   it('refuses repeat counts RE2 cannot compile small, and over-long patterns, without searching', async () => {
     const root = await hostileTree(10, 1)
     const { fails } = await fsRuntime({ roots: [root] })
