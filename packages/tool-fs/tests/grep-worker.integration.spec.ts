@@ -4,9 +4,11 @@
 import { readdirSync } from 'node:fs'
 import fs from 'node:fs/promises'
 import path from 'node:path'
+import { Worker } from 'node:worker_threads'
 import { describe, expect, it, vi } from 'vitest'
 import { resolveFsToolsConfig } from '../src/config'
 import { createFsToolContext } from '../src/fs-tool-context'
+import { GrepWorkerLease } from '../src/grep/grep-worker-lease'
 import { createGrepTool } from '../src/tools/grep-tool'
 import { fsRuntime } from './fixtures/runtime'
 import { tempDir } from './fixtures/temp-dir'
@@ -57,8 +59,8 @@ describe('grep worker lifetime', () => {
   })
 
   it('an expired budget ends the call with SEARCH_BUDGET_EXCEEDED and terminates the worker', async () => {
-    // 40 files × 8 lines × 200k `a`s under a nested-quantifier pattern: far more than 1 ms of work.
-    const root = await bigTree(40, 200_000)
+    // 4 files × 8 lines × 200k `a`s under a nested-quantifier pattern: far more than 1 ms of work.
+    const root = await bigTree(4, 200_000)
     const { context, grep } = grepWith(root, { grepTimeoutMs: 1 })
     await expect(grep({ pattern: '(.*a){20}(a|aa)*$' })).rejects.toMatchObject({
       code: 'SEARCH_BUDGET_EXCEEDED',
@@ -73,7 +75,7 @@ describe('grep worker lifetime', () => {
   })
 
   it('an abort during matching rejects with the abort reason and terminates the worker', async () => {
-    const root = await bigTree(40, 200_000)
+    const root = await bigTree(16, 200_000)
     const { context, grep } = grepWith(root)
     const controller = new AbortController()
     const call = grep({ pattern: '(.*a){20}(a|aa)*$' }, controller.signal)
@@ -84,10 +86,56 @@ describe('grep worker lifetime', () => {
   })
 
   it('through the runtime, the budget error reaches the model as data', async () => {
-    const root = await bigTree(40, 200_000)
+    const root = await bigTree(4, 200_000)
     const { fails } = await fsRuntime({ roots: [root], grepTimeoutMs: 1 })
     expect(await fails('grep', { pattern: '(.*a){20}(a|aa)*$' }, 'SEARCH_BUDGET_EXCEEDED')).toMatch(
       /grepTimeoutMs/,
     )
+  })
+
+  it('parallel calls lease at most four workers at once, and every call completes', async () => {
+    const root = await bigTree(4, 20_000)
+    const { context, grep } = grepWith(root)
+    let most = 0
+    const sampler = setInterval(() => {
+      most = Math.max(most, context.grepWorkers.leasedWorkers)
+    }, 1)
+    try {
+      const totals = await Promise.all(Array.from({ length: 10 }, () => grep({ pattern: '(a|aa)+$' })))
+      expect(totals.map((value) => value.total)).toEqual(Array(10).fill(32))
+    } finally {
+      clearInterval(sampler)
+    }
+    expect(most).toBeGreaterThan(0)
+    expect(most).toBeLessThanOrEqual(4)
+    expect(context.grepWorkers.leasedWorkers).toBe(0)
+    await context.grepWorkers.close()
+  })
+
+  it('a call aborted while waiting for a worker rejects without leasing one', async () => {
+    const root = await bigTree(16, 200_000)
+    const { context, grep } = grepWith(root, { grepTimeoutMs: 60_000 })
+    const busy = new AbortController()
+    const running = Array.from({ length: 4 }, () => grep({ pattern: '(.*a){20}(a|aa)*$' }, busy.signal))
+    await vi.waitFor(() => expect(context.grepWorkers.leasedWorkers).toBe(4))
+    const waiting = new AbortController()
+    const queued = grep({ pattern: 'a' }, waiting.signal)
+    waiting.abort(new Error('gave up waiting'))
+    await expect(queued).rejects.toThrow('gave up waiting')
+    busy.abort(new Error('done'))
+    await Promise.allSettled(running)
+    await vi.waitFor(() => expect(context.grepWorkers.liveWorkers).toBe(0))
+  })
+
+  it('a worker that dies mid-call fails the search with SEARCH_FAILED', async () => {
+    const worker = new Worker('process.exit(3)', { eval: true })
+    let healthy: boolean | undefined
+    const lease = new GrepWorkerLease(worker, new AbortController().signal, 60_000, (value) => {
+      healthy = value
+    })
+    const request = { pattern: 'a', caseInsensitive: false, keep: 1, maxLineLength: 10, files: [] }
+    await expect(lease.search(request)).rejects.toMatchObject({ code: 'SEARCH_FAILED' })
+    lease.end()
+    expect(healthy).toBe(false)
   })
 })

@@ -43,7 +43,7 @@ export async function grepSearch(
   assertLinearTimeRegex(input.pattern)
   const { config, guard } = context
   const outcome: GrepSearchOutcome = { files: [], total: 0, filesSearched: 0, filesSkipped: 0 }
-  const lease = context.grepWorkers.lease(signal, config.grepTimeoutMs)
+  const lease = await context.grepWorkers.lease(signal, config.grepTimeoutMs)
   let shown = 0
   let bytes = 0
   const send = (files: GrepFileInput[]) =>
