@@ -69,9 +69,17 @@ export async function grepSearch(
       outcome.files.push({ path: displays[index]!, matches: kept })
     }
   }
-  // Holds the batch the worker is matching; settled into a value so a failure while the next
-  // batch is read is never an unhandled rejection.
+  // The batch the worker is matching, settled into "apply its outcome" (which rethrows a
+  // failure) so a failure while the next batch is read is never an unhandled rejection.
   let inFlight: Promise<() => void> = Promise.resolve(() => {})
+  const submit = (files: GrepFileInput[], displays: string[]) => {
+    inFlight = send(files).then(
+      (response) => () => collect(response, displays),
+      (error: unknown) => () => {
+        throw error
+      },
+    )
+  }
   const dispatch = async (batch: { display: string; real: string }[]) => {
     const read = await Promise.all(batch.map((file) => readGrepFile(file.real, config.maxGrepFileBytes)))
     const files: GrepFileInput[] = []
@@ -91,21 +99,11 @@ export async function grepSearch(
       displays.push(batch[index]!.display)
     }
     ;(await inFlight)()
-    inFlight = send(files).then(
-      (response) => () => collect(response, displays),
-      (error: unknown) => () => {
-        throw error
-      },
-    )
+    submit(files, displays)
   }
   try {
     // Compile first: a bad pattern fails before any walking.
-    inFlight = send([]).then(
-      (response) => () => collect(response, []),
-      (error: unknown) => () => {
-        throw error
-      },
-    )
+    submit([], [])
     ;(await inFlight)()
     if (!input.isDirectory) {
       await dispatch([{ display: guard.display(input.base), real: input.base }])
