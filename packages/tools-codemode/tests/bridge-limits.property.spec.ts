@@ -69,7 +69,7 @@ describe('bridge limit properties', () => {
                return settled.map((s) => s.status === 'fulfilled' ? 'ok' : s.reason.message)`,
             )
             expect(run.isError).toBe(false)
-            const outcomes = (run as { value: { result: string[] } }).value.result
+            const outcomes = (run as unknown as { value: { result: string[] } }).value.result
             const named = outcomes.map((o) => (o === 'ok' ? 'ok' : (LIMIT_NAMES.exec(o)?.[1] ?? o)))
             expect(named).toEqual(expected)
             expect(policy).toBe(expected.filter((e) => e === 'ok').length)
