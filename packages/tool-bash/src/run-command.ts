@@ -24,7 +24,46 @@ export interface RunCommandOptions {
   readonly maxStderrBytes: number
   /** The shell executable (default `bash`). */
   readonly shell?: string
+  /**
+   * Turns the command into what is spawned, e.g. wrapped in the OS sandbox. Without it the
+   * shell itself is spawned: `<shell> -c <command>`.
+   */
+  readonly wrap?: CommandWrapper
 }
+
+/** What {@link CommandWrapper} is asked to start. */
+export interface CommandRequest {
+  readonly command: string
+  readonly cwd: string
+  readonly env: Readonly<Record<string, string>>
+  /** The shell the command is for (default `bash`). */
+  readonly shell: string
+}
+
+/** How to start one command, and what to clean up once it has exited. */
+export interface SpawnPlan {
+  /** The executable spawned as the process-group leader. */
+  readonly file: string
+  readonly args: readonly string[]
+  /** The complete environment of `file`. */
+  readonly env: Readonly<Record<string, string>>
+  /** Called exactly once, after the spawned process has exited (or failed to start). */
+  release(): Promise<void>
+}
+
+/**
+ * Builds the {@link SpawnPlan} of a command (see `createSandboxWrapper`).
+ *
+ * @throws {Error} when the command cannot be prepared; `runCommand` reports it as `BashSpawnError`.
+ */
+export type CommandWrapper = (request: CommandRequest) => Promise<SpawnPlan>
+
+const directPlan = (request: CommandRequest): SpawnPlan => ({
+  file: request.shell,
+  args: ['-c', request.command],
+  env: request.env,
+  release: async () => {},
+})
 
 /** How a command ended. Produced only after the shell has exited and its pipes have closed. */
 export interface CommandOutcome {
@@ -67,9 +106,10 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
       aborted: true,
     }
   }
-  const child = spawn(options.shell ?? 'bash', ['-c', options.command], {
+  const plan = await planSpawn(options)
+  const child = spawn(plan.file, plan.args, {
     cwd: options.cwd,
-    env: options.env,
+    env: plan.env,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -111,12 +151,17 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
       for (const timer of timers) clearTimeout(timer)
       options.signal.removeEventListener('abort', onAbort)
     }
+    // The plan's resources (the sandbox's private tmp, …) go once the process is gone; the
+    // promise settles after that, so nothing of the call outlives it.
+    const settle = (finish: () => void) => {
+      cleanup()
+      plan.release().then(finish, finish)
+    }
 
     child.once('error', (error) => {
       if (child.pid !== undefined) return // a kill failure after start; 'close' still follows
-      cleanup()
-      reject(
-        new BashSpawnError(`failed to start ${options.shell ?? 'bash'}: ${error.message}`, { cause: error }),
+      settle(() =>
+        reject(new BashSpawnError(`failed to start ${plan.file}: ${error.message}`, { cause: error })),
       )
     })
     child.once('spawn', () => {
@@ -136,20 +181,36 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
       terminate()
     })
     child.once('close', (exitCode: number | null, signal: NodeJS.Signals | null) => {
-      cleanup()
       const out = stdout.finish()
       const err = stderr.finish()
-      resolve({
+      settle(() =>
+        resolve({
         stdout: out.text,
         stderr: err.text,
         exitCode,
         signal,
-        truncated: out.droppedBytes > 0 || err.droppedBytes > 0,
-        timedOut,
-        aborted,
-      })
+          truncated: out.droppedBytes > 0 || err.droppedBytes > 0,
+          timedOut,
+          aborted,
+        }),
+      )
     })
   })
+}
+
+async function planSpawn(options: RunCommandOptions): Promise<SpawnPlan> {
+  const request: CommandRequest = {
+    command: options.command,
+    cwd: options.cwd,
+    env: options.env,
+    shell: options.shell ?? 'bash',
+  }
+  if (options.wrap === undefined) return directPlan(request)
+  try {
+    return await options.wrap(request)
+  } catch (error) {
+    throw new BashSpawnError(`failed to start ${request.shell}: ${(error as Error).message}`, { cause: error })
+  }
 }
 
 async function assertDirectory(path: string): Promise<void> {
