@@ -55,7 +55,10 @@ export interface CreateBashToolOptions {
  * @param config — the resolved plugin config.
  * @param options — where the startup warning goes.
  */
-export function createBashTool(config: BashConfig, options: CreateBashToolOptions = {}): ToolDefinition<BashArgs> {
+export function createBashTool(
+  config: BashConfig,
+  options: CreateBashToolOptions = {},
+): ToolDefinition<BashArgs> {
   const sandboxGate = startSandboxGate(config.sandbox, [config.workdir], options.warn ?? console.warn)
   const description = [
     'Run a bash command (`bash -c`) and return its stdout, stderr and exit code.',

@@ -185,10 +185,10 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
       const err = stderr.finish()
       settle(() =>
         resolve({
-        stdout: out.text,
-        stderr: err.text,
-        exitCode,
-        signal,
+          stdout: out.text,
+          stderr: err.text,
+          exitCode,
+          signal,
           truncated: out.droppedBytes > 0 || err.droppedBytes > 0,
           timedOut,
           aborted,
@@ -209,7 +209,9 @@ async function planSpawn(options: RunCommandOptions): Promise<SpawnPlan> {
   try {
     return await options.wrap(request)
   } catch (error) {
-    throw new BashSpawnError(`failed to start ${request.shell}: ${(error as Error).message}`, { cause: error })
+    throw new BashSpawnError(`failed to start ${request.shell}: ${(error as Error).message}`, {
+      cause: error,
+    })
   }
 }
 

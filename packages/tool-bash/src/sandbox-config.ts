@@ -91,7 +91,12 @@ export function resolveSandboxConfig(input: unknown, issues: ConfigIssue[]): Bas
     fallbackConfig.network,
   )
   const allowWrite = pick('allowWrite', isPathList, 'must be an array of non-empty paths', [])
-  const denyRead = pick('denyRead', isPathList, 'must be an array of non-empty paths', fallbackConfig.denyRead)
+  const denyRead = pick(
+    'denyRead',
+    isPathList,
+    'must be an array of non-empty paths',
+    fallbackConfig.denyRead,
+  )
   return Object.freeze({
     enabled,
     fallback,

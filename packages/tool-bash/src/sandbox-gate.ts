@@ -1,6 +1,6 @@
-import type { BashSandboxConfig } from './sandbox-config'
 import { BashSandboxUnavailableError } from './errors'
 import type { CommandWrapper } from './run-command'
+import type { BashSandboxConfig } from './sandbox-config'
 import { probeSandbox } from './sandbox-probe'
 import { createSandboxWrapper } from './sandbox-wrapper'
 

@@ -4,7 +4,9 @@ import { SandboxManager } from '@anthropic-ai/sandbox-runtime'
 import { createSandboxWrapper } from './sandbox-wrapper'
 
 /** Whether the OS sandbox can run on this host, and if not, why. */
-export type SandboxAvailability = { readonly available: true } | { readonly available: false; readonly reason: string }
+export type SandboxAvailability =
+  | { readonly available: true }
+  | { readonly available: false; readonly reason: string }
 
 /**
  * Set to a reason to make {@link probeSandbox} report the sandbox unavailable — for testing the
@@ -34,7 +36,12 @@ async function runProbe(): Promise<SandboxAvailability> {
   }
   try {
     const wrap = createSandboxWrapper({ writableRoots: [], denyRead: [], network: 'none' })
-    const plan = await wrap({ command: 'true', cwd: tmpdir(), env: { PATH: process.env.PATH ?? '' }, shell: 'bash' })
+    const plan = await wrap({
+      command: 'true',
+      cwd: tmpdir(),
+      env: { PATH: process.env.PATH ?? '' },
+      shell: 'bash',
+    })
     const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
       const child = spawn(plan.file, plan.args, { env: plan.env, stdio: ['ignore', 'ignore', 'pipe'] })
       let stderr = ''

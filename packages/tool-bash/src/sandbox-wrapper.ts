@@ -45,11 +45,17 @@ export function createSandboxWrapper(policy: SandboxPolicy): CommandWrapper {
       }
       // An empty allow-list without a running proxy is an empty network namespace.
       if (policy.network === 'none') config.network = { allowedDomains: [], deniedDomains: [] }
-      const wrapped = await SandboxManager.wrapWithSandbox(request.command, request.shell, config, undefined, {
-        // Violations are attributed per call; an unguessable id keeps calls apart.
-        commandId: randomBytes(16).toString('base64url'),
-        commandText: request.command,
-      })
+      const wrapped = await SandboxManager.wrapWithSandbox(
+        request.command,
+        request.shell,
+        config,
+        undefined,
+        {
+          // Violations are attributed per call; an unguessable id keeps calls apart.
+          commandId: randomBytes(16).toString('base64url'),
+          commandText: request.command,
+        },
+      )
       return {
         // --norc/--noprofile: this outer shell only execs bwrap and must source nothing of the host.
         file: 'bash',

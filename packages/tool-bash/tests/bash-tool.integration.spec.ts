@@ -33,7 +33,13 @@ describe.each([
     dir = realpathSync(mkdtempSync(join(tmpdir(), 'dsh-bash-tool-')))
     ctx = new Context()
     await ctx.plugin(ToolRuntime)
-    await ctx.plugin(bash, { workdir: dir, killGraceMs: 200, maxStdoutBytes: 200, maxStderrBytes: 200, sandbox })
+    await ctx.plugin(bash, {
+      workdir: dir,
+      killGraceMs: 200,
+      maxStdoutBytes: 200,
+      maxStderrBytes: 200,
+      sandbox,
+    })
   })
 
   it('echo returns stdout as the value and the content', async () => {
@@ -69,8 +75,8 @@ describe.each([
     process.env.DSH_TEST_SECRET_TOKEN = 'hunter2'
     process.env.AWS_SECRET_ACCESS_KEY = 'aws-secret'
     try {
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash parameter expansion
       // Lines cut to 24 bytes keep the whole listing under the 200-byte cap.
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash parameter expansion
       const result = await execute({ command: 'echo "${DSH_TEST_SECRET_TOKEN-unset}"; env | cut -c1-24' })
       const stdout = (result as unknown as { value: { stdout: string } }).value.stdout
       expect(stdout.split('\n')[0]).toBe('unset')
@@ -107,7 +113,10 @@ describe.each([
   it('abort mid-run kills the whole group, settles after exit and reports ABORTED', async () => {
     const marker = uniqueMarker()
     const controller = new AbortController()
-    const pending = execute({ command: `sleep 100.${marker} & sleep 100.${marker} & wait` }, controller.signal)
+    const pending = execute(
+      { command: `sleep 100.${marker} & sleep 100.${marker} & wait` },
+      controller.signal,
+    )
     await waitForHostPids(marker, 'sleep', 2)
     controller.abort()
     const result = await pending
