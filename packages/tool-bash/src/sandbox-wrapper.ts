@@ -16,19 +16,38 @@ export interface SandboxPolicy {
 }
 
 /**
+ * On every wrap the library scans `process.cwd()` — the host's, not the command's — with
+ * ripgrep for git hooks, shell rc files and the like to keep read-only, 3 levels deep by default.
+ * From `/` or a home directory that takes seconds per call. Unless something in this process
+ * has configured the library already, a base config lowers the depth to 1; it names no network
+ * and no paths, so each call's own config decides everything else.
+ */
+function installBaseConfig(): void {
+  if (SandboxManager.getConfig() !== undefined) return
+  const base = {
+    // `network` is required by the type, but an entry without `allowedDomains` restricts nothing.
+    network: {},
+    filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
+    mandatoryDenySearchDepth: 1,
+  } as unknown as SandboxRuntimeConfig
+  SandboxManager.updateConfig(base)
+}
+
+/**
  * A {@link CommandWrapper} that runs each command inside `@anthropic-ai/sandbox-runtime`'s
  * OS sandbox (bubblewrap on Linux: new user, PID, mount and — with `network: 'none'` — network
  * namespaces, a fresh `/proc`, `/` read-only, a seccomp filter against new user namespaces and
  * Unix sockets; `sandbox-exec` on macOS). Each call gets a private, writable `TMPDIR` that is
  * removed after the command exits.
  *
- * The library is used without `SandboxManager.initialize()`: its per-call config is complete,
+ * The library is used without `SandboxManager.initialize()`: the per-call config is complete,
  * and `initialize()` would start proxy servers (needed only for per-domain network filtering)
  * that keep the host process alive.
  *
  * @param policy — what the commands may write, read and reach.
  */
 export function createSandboxWrapper(policy: SandboxPolicy): CommandWrapper {
+  installBaseConfig()
   return async (request: CommandRequest): Promise<SpawnPlan> => {
     const privateTmp = await mkdtemp(join(tmpdir(), 'dsh-bash-tmp-'))
     const removeTmp = () => rm(privateTmp, { recursive: true, force: true })
