@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import {
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -183,6 +184,24 @@ describe.each(MODES)('filesystem (%s)', (mode, sandbox) => {
       expect(text).toContain('file-secret')
       expect(homeEntries).toBe(readdirSync(homedir()).length)
     }
+  })
+})
+
+describe('filesystem (sandboxed)', () => {
+  it('a workspace under a denied directory stays readable and writable; its siblings stay hidden', async () => {
+    const nested = join(outside, 'ws')
+    mkdirSync(nested)
+    writeFileSync(join(outside, 'sibling-secret.txt'), 'SIBLING-CONTENT')
+    writeFileSync(join(nested, 'mine.txt'), 'mine')
+    const run = await bashTool({ workdir: nested, sandbox: { denyRead: [outside] } })
+    const text = output(
+      await run(`cat mine.txt; echo; cat ../sibling-secret.txt; echo new > new.txt && echo wrote`),
+    )
+    expect(text).toContain('mine')
+    expect(text).toContain('wrote')
+    expect(text).toMatch(/sibling-secret.txt: No such file/)
+    expect(text).not.toContain('SIBLING-CONTENT')
+    expect(readFileSync(join(nested, 'new.txt'), 'utf8')).toBe('new\n')
   })
 })
 
