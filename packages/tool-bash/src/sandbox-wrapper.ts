@@ -47,8 +47,8 @@ function installBaseConfig(): void {
  * @param policy — what the commands may write, read and reach.
  */
 export function createSandboxWrapper(policy: SandboxPolicy): CommandWrapper {
-  installBaseConfig()
   return async (request: CommandRequest): Promise<SpawnPlan> => {
+    installBaseConfig()
     const privateTmp = await mkdtemp(join(tmpdir(), 'dsh-bash-tmp-'))
     const removeTmp = () => rm(privateTmp, { recursive: true, force: true })
     try {
