@@ -38,6 +38,8 @@ export interface CommandRequest {
   readonly env: Readonly<Record<string, string>>
   /** The shell the command is for (default `bash`). */
   readonly shell: string
+  /** The call's signal: aborting it may stop the preparation. */
+  readonly signal: AbortSignal
 }
 
 /** How to start one command, and what to clean up once it has exited. */
@@ -95,18 +97,10 @@ export interface CommandOutcome {
  */
 export async function runCommand(options: RunCommandOptions): Promise<CommandOutcome> {
   await assertDirectory(options.cwd)
-  if (options.signal.aborted) {
-    return {
-      stdout: '',
-      stderr: '',
-      exitCode: null,
-      signal: null,
-      truncated: false,
-      timedOut: false,
-      aborted: true,
-    }
-  }
+  if (options.signal.aborted) return ABORTED_BEFORE_START
   const plan = await planSpawn(options)
+  // Aborted while the plan was made: nothing was started.
+  if (plan === undefined) return ABORTED_BEFORE_START
   const child = spawn(plan.file, plan.args, {
     cwd: options.cwd,
     env: plan.env,
@@ -198,17 +192,33 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
   })
 }
 
-async function planSpawn(options: RunCommandOptions): Promise<SpawnPlan> {
+const ABORTED_BEFORE_START: CommandOutcome = Object.freeze({
+  stdout: '',
+  stderr: '',
+  exitCode: null,
+  signal: null,
+  truncated: false,
+  timedOut: false,
+  aborted: true,
+})
+
+/** The plan of the command, or `undefined` when the signal aborted while it was being made. */
+async function planSpawn(options: RunCommandOptions): Promise<SpawnPlan | undefined> {
   const request: CommandRequest = {
     command: options.command,
     cwd: options.cwd,
     env: options.env,
     shell: options.shell ?? 'bash',
+    signal: options.signal,
   }
   if (options.wrap === undefined) return directPlan(request)
   try {
-    return await options.wrap(request)
+    const plan = await options.wrap(request)
+    if (!options.signal.aborted) return plan
+    await plan.release()
+    return undefined
   } catch (error) {
+    if (options.signal.aborted) return undefined
     throw new BashSpawnError(`failed to start ${request.shell}: ${(error as Error).message}`, {
       cause: error,
     })

@@ -41,6 +41,7 @@ async function runProbe(): Promise<SandboxAvailability> {
       cwd: tmpdir(),
       env: { PATH: process.env.PATH ?? '' },
       shell: 'bash',
+      signal: new AbortController().signal,
     })
     const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
       const child = spawn(plan.file, plan.args, { env: plan.env, stdio: ['ignore', 'ignore', 'pipe'] })

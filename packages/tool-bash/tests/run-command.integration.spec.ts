@@ -1,4 +1,4 @@
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -110,5 +110,33 @@ describe.each([
     const outcome = await run(`touch ${join(dir, 'ran')}`, { signal: controller.signal })
     expect(outcome.aborted).toBe(true)
     await expect(import('node:fs/promises').then((fs) => fs.access(join(dir, 'ran')))).rejects.toThrow()
+  })
+})
+
+describe('runCommand with a sandbox wrapper', () => {
+  it('an abort while the sandbox is prepared starts nothing and releases the plan (its private TMPDIR)', async () => {
+    const controller = new AbortController()
+    const sandbox = createSandboxWrapper({ writableRoots: [dir], denyRead: [], network: 'none' })
+    let privateTmp: string | undefined
+    const outcome = await runCommand({
+      command: `touch ${join(dir, 'ran')}`,
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      signal: controller.signal,
+      timeoutMs: 20_000,
+      killGraceMs: 200,
+      maxStdoutBytes: 1024,
+      maxStderrBytes: 1024,
+      wrap: async (request) => {
+        const plan = await sandbox(request)
+        privateTmp = plan.env.TMPDIR
+        controller.abort()
+        return plan
+      },
+    })
+    expect(outcome).toMatchObject({ aborted: true, exitCode: null, signal: null })
+    expect(privateTmp).toMatch(/dsh-bash-tmp-/)
+    expect(existsSync(privateTmp!)).toBe(false)
+    expect(existsSync(join(dir, 'ran'))).toBe(false)
   })
 })
