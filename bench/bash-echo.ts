@@ -44,15 +44,40 @@ async function measure(variant: Variant): Promise<number[]> {
   return sample(call)
 }
 
+const spawnToClose = (file: string, args: readonly string[], env?: Readonly<Record<string, string>>) =>
+  new Promise<void>((resolve, reject) => {
+    const child = spawn(file, args, {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(env ? { env } : {}),
+    })
+    child.once('error', reject).once('close', () => resolve())
+  })
+
 /** Floor: a bare detached `spawn('bash', ['-c', 'true'])` awaited to 'close', no runtime. */
 function measureBareSpawn(): Promise<number[]> {
-  return sample(
-    () =>
-      new Promise<void>((resolve, reject) => {
-        const child = spawn('bash', ['-c', 'true'], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
-        child.once('error', reject).once('close', () => resolve())
-      }),
-  )
+  return sample(() => spawnToClose('bash', ['-c', 'true']))
+}
+
+/**
+ * The sandbox's process chain alone (bash → bwrap → seccomp helper → bash): one plan made by
+ * `createSandboxWrapper`, spawned again and again — the rest of a sandboxed call's cost is the
+ * library's per-call policy walk.
+ */
+async function measurePrewrappedSpawn(): Promise<number[]> {
+  const wrap = bash.createSandboxWrapper({ writableRoots: [process.cwd()], denyRead: [], network: 'none' })
+  const plan = await wrap({
+    command: 'true',
+    cwd: process.cwd(),
+    env: { PATH: process.env.PATH ?? '' },
+    shell: 'bash',
+    signal: new AbortController().signal,
+  })
+  try {
+    return await sample(() => spawnToClose(plan.file, plan.args, plan.env))
+  } finally {
+    await plan.release()
+  }
 }
 
 async function sample(once: (index: number) => Promise<void>): Promise<number[]> {
@@ -83,6 +108,16 @@ export default async function run(): Promise<BenchRow[]> {
   const note = `${CALLS} sequential calls after ${WARMUP} warm-up`
   rows.push({ workload: floorWorkload, metric: 'p50', value: floorP50, unit: 'ms/call', note })
   rows.push({ workload: floorWorkload, metric: 'p95', value: percentile(floor, 95), unit: 'ms/call' })
+  const chain = await measurePrewrappedSpawn()
+  const chainWorkload = 'bash_echo: sandbox process chain only (pre-wrapped, spawned each call)'
+  rows.push({ workload: chainWorkload, metric: 'p50', value: percentile(chain, 50), unit: 'ms/call', note })
+  rows.push({ workload: chainWorkload, metric: 'p95', value: percentile(chain, 95), unit: 'ms/call' })
+  rows.push({
+    workload: chainWorkload,
+    metric: 'p50 / floor p50',
+    value: percentile(chain, 50) / floorP50,
+    unit: '×',
+  })
   for (const variant of VARIANTS) {
     const samples = await measure(variant)
     const workload = `bash_echo: ${variant.label}`
