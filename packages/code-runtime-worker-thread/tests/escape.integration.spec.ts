@@ -5,6 +5,9 @@
  * running. A program that escapes returns the string 'ESCAPED'.
  */
 
+import { existsSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { CodeRunOutcome } from '@dsh/tools-codemode'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createWorkerThreadRuntime } from '../src/index'
@@ -113,6 +116,48 @@ describe('escape corpus', () => {
       await expectBlocked(body)
     })
   }
+
+  it('blocks the FinalizationRegistry route to the uncaught-exception path and util.inspect', async () => {
+    // The reported escape: a cleanup callback runs outside the kernel's guard; it throws a value
+    // whose 'message' getter throws (so a handler reading it fails) and whose inspect hook is
+    // handed Node's own inspect, whose constructor compiles code in the privileged realm.
+    const marker = join(mkdtempSync(join(tmpdir(), 'dsh-escape-')), 'escaped')
+    const { host, calls } = fakeHost(tools)
+    const outcome = await runtime.run(
+      request(
+        `const g: any = globalThis
+        const bomb = {
+          get message(): string { throw new Error('getter') },
+          [Symbol.for('nodejs.util.inspect.custom')](_depth: unknown, _options: unknown, inspect: any) {
+            const req = inspect.constructor('return globalThis.require')()
+            req('node:fs').writeFileSync(${JSON.stringify(marker)}, 'x')
+            req('node:worker_threads').parentPort.postMessage({ k: 'done', s: 0, v: '"ESCAPED"' })
+            return 'x'
+          },
+        }
+        const kinds = [typeof g.FinalizationRegistry, typeof g.WeakRef]
+        if (typeof g.FinalizationRegistry === 'function') {
+          const registry = new g.FinalizationRegistry(() => { throw bomb })
+          for (let i = 0; i < 2000; i++) registry.register({ i }, i)
+        }
+        if (typeof g.WeakRef === 'function') new g.WeakRef({})
+        // Churn the heap so a registry, if any, gets its cleanup scheduled.
+        let keep: unknown[] = []
+        for (let round = 0; round < 15; round++) {
+          keep = Array.from({ length: 20000 }, (_, i) => ({ i, s: 'x'.repeat(8) }))
+          await new Promise((resolve) => setTimeout(resolve, 1))
+        }
+        await tools.echo({ done: keep.length })
+        return kinds`,
+        ['echo', 'fail'],
+      ),
+      host,
+    )
+    await runtime.whenIdle()
+    expect(outcome).toEqual({ ok: true, logs: [], result: ['undefined', 'undefined'] })
+    expect(existsSync(marker)).toBe(false)
+    expect(calls).toHaveLength(1)
+  })
 
   it('blocks import() before a worker is used', async () => {
     await runtime.whenIdle()
