@@ -26,6 +26,12 @@ export interface WorkerThreadRuntimeConfig {
    * Exceeding it ends the run as `output-limit`.
    */
   readonly maxOutputBytes?: number
+  /**
+   * Cap on the number of log lines a run may print (default 100 000). Each line is a separate
+   * entry every consumer of the logs handles, so a flood of tiny lines is bounded by count as
+   * well as by `maxOutputBytes`. Exceeding it ends the run as `output-limit`.
+   */
+  readonly maxLogLines?: number
   /** V8 old-generation heap cap of each worker, in MiB (default 256, at least 16). Exhausting it ends the run as `worker-exit`. */
   readonly maxOldGenerationSizeMb?: number
   /**
@@ -42,6 +48,7 @@ export interface ResolvedWorkerThreadRuntimeConfig {
   readonly computeMs: number
   readonly maxWallMs: number
   readonly maxOutputBytes: number
+  readonly maxLogLines: number
   readonly maxOldGenerationSizeMb: number
   readonly maxConcurrentRuns: number
   readonly warmWorkers: number

@@ -47,6 +47,37 @@ describe('log accounting', () => {
   })
 })
 
+describe('log line count', () => {
+  it('stops a flood at maxLogLines, whatever the lines cost in bytes', async () => {
+    const counted = createWorkerThreadRuntime({ warmWorkers: 0, maxLogLines: 500 })
+    try {
+      for (const line of ['', 'x', '"a longer line"']) {
+        const { host, streamed } = fakeHost({})
+        const outcome = await counted.run(
+          request(`for (let i = 0; i < 1e6; i++) console.log(${JSON.stringify(line)})`),
+          host,
+        )
+        expect(outcome).toMatchObject({
+          ok: false,
+          kind: 'output-limit',
+          message: expect.stringMatching(/maxLogLines \(500 lines\)/),
+        })
+        expect(outcome.logs).toHaveLength(500)
+        expect(streamed).toHaveLength(500)
+      }
+      const { host } = fakeHost({})
+      expect(
+        await counted.run(request('for (let i = 0; i < 500; i++) console.log(i)\nreturn 1'), host),
+      ).toMatchObject({
+        ok: true,
+        result: 1,
+      })
+    } finally {
+      await counted.dispose()
+    }
+  })
+})
+
 describe('messages the host cannot read', () => {
   it('fails the run at once when call arguments are too deep to deserialize', async () => {
     for (const depth of [4_000, 8_000, 12_000, 100_000]) {

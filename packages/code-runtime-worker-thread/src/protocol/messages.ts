@@ -8,7 +8,7 @@
  * outstanding (posted at once), otherwise per microtask batch of binding calls;
  * `{ k: 'done', s, v? }` once, with `s` a {@link DoneStatus}.
  *
- * host → worker: `{ k: 'run', code, names, limit }` once; `{ k: 'res', r: [id, status, a, b, …] }`
+ * host → worker: `{ k: 'run', code, names, limit, lines }` once; `{ k: 'res', r: [id, status, a, b, …] }`
  * per batch of settled calls, with `status` a {@link ReplyStatus}.
  */
 
@@ -56,4 +56,6 @@ export interface RunMessage {
   readonly names: string
   /** `maxOutputBytes`, enforced early in the worker and again on the host. */
   readonly limit: number
+  /** `maxLogLines`, enforced early in the worker and again on the host (a worker may ignore it). */
+  readonly lines?: number
 }

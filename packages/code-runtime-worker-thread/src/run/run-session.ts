@@ -39,6 +39,7 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
   const logs: string[] = []
   const cursor: MessageCursor = { nextCallId: 1, allowed: new Set(input.toolNames) }
   let outputBytes = 0
+  let lineCount = 0
   let settled = false
   let lastError: unknown
   let stopBudget = (): void => {}
@@ -79,12 +80,17 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
   /** Account and forward lines; the run fails on the first line past `maxOutputBytes`. */
   const onLogs = (lines: readonly string[]): void => {
     for (const line of lines) {
+      if (lineCount >= config.maxLogLines) {
+        fail('output-limit', `output exceeded maxLogLines (${config.maxLogLines} lines)`)
+        return
+      }
       // Every line costs its size plus its line break, so a flood of empty lines is bounded too.
       const size = Buffer.byteLength(line, 'utf8') + 1
       if (overLimit(size)) {
         fail('output-limit', limitMessage('output'))
         return
       }
+      lineCount += 1
       outputBytes += size
       logs.push(line)
       try {
@@ -211,6 +217,7 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     code: input.source,
     names: JSON.stringify(input.toolNames),
     limit: config.maxOutputBytes,
+    lines: config.maxLogLines,
   }
   worker.postMessage(message)
   stopBudget = startBudgetWatchdog(worker, config, (message) => fail('timeout', message))

@@ -41,6 +41,8 @@ let started = false
 let done = false
 let limit = 0
 let bytes = 0
+let lineLimit = Infinity
+let lineCount = 0
 let nextCallId = 0
 let outstanding = 0
 let outbox = []
@@ -134,6 +136,11 @@ function hostLog(line) {
     // Every line costs its UTF-8 size plus one byte (its line break), so empty lines count too.
     const size = Buffer.byteLength(text, 'utf8') + 1
     bytes += size
+    lineCount += 1
+    if (lineCount > lineLimit) {
+      finishRun(3, 'output exceeded maxLogLines (' + lineLimit + ' lines)')
+      return
+    }
     if (bytes > limit) {
       finishRun(3, 'output exceeded maxOutputBytes (' + limit + ' bytes)')
       return
@@ -206,6 +213,7 @@ function startRun(message) {
   if (started) return
   started = true
   limit = typeof message.limit === 'number' ? message.limit : 0
+  if (typeof message.lines === 'number') lineLimit = message.lines
   if (typeof message.code !== 'string' || typeof message.names !== 'string') {
     finishRun(1, 'malformed run request')
     return
