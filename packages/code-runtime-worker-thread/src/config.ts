@@ -13,7 +13,7 @@ export const DEFAULT_WORKER_THREAD_RUNTIME_CONFIG: ResolvedWorkerThreadRuntimeCo
   computeMs: 30_000,
   maxWallMs: 300_000,
   maxOutputBytes: 64 * 1024 * 1024,
-  maxLogLines: 100_000,
+  maxLogLines: 10_000,
   maxOldGenerationSizeMb: 256,
   maxConcurrentRuns: 8,
   warmWorkers: 2,

@@ -27,7 +27,7 @@ export interface WorkerThreadRuntimeConfig {
    */
   readonly maxOutputBytes?: number
   /**
-   * Cap on the number of log lines a run may print (default 100 000). Each line is a separate
+   * Cap on the number of log lines a run may print (default 10 000). Each line is a separate
    * entry every consumer of the logs handles, so a flood of tiny lines is bounded by count as
    * well as by `maxOutputBytes`. Exceeding it ends the run as `output-limit`.
    */

@@ -12,7 +12,7 @@ describe('config', () => {
   it('applies the defaults, 64 MiB output among them', () => {
     expect(resolveWorkerThreadRuntimeConfig()).toEqual(DEFAULT_WORKER_THREAD_RUNTIME_CONFIG)
     expect(DEFAULT_WORKER_THREAD_RUNTIME_CONFIG.maxOutputBytes).toBe(64 * 1024 * 1024)
-    expect(DEFAULT_WORKER_THREAD_RUNTIME_CONFIG.maxLogLines).toBe(100_000)
+    expect(DEFAULT_WORKER_THREAD_RUNTIME_CONFIG.maxLogLines).toBe(10_000)
   })
 
   it('accepts maxWallMs up to 2147483647 and refuses one more', () => {
