@@ -6,9 +6,9 @@
  * budget, and nothing outside the boundary (planted secrets, a file outside the workspace, a
  * hidden tool, a process) is reached.
  *
- * CI runs a fast subset; `DSH_CORPUS=full` runs every attack. Attacks the node:vm engine does
- * not contain (see the README's trust posture) and attacks that need a fix in another package
- * are expected failures, each with its reason in the test name.
+ * CI runs a fast subset; `DSH_CORPUS=full` runs every attack. Attacks that need a fix in another
+ * package are expected failures (full corpus only); attacks the node:vm engine does not contain
+ * (see the README's trust posture) are skipped for that engine. Each says why in its name.
  */
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
@@ -24,7 +24,7 @@ const MAX_STALL_MS = 200
 const RSS_BUDGET_MB = 384
 const CONCURRENCY = 2
 
-/** What node:vm in a worker thread of the host process cannot contain, measured (see README). */
+/** What node:vm in a worker thread of the host process does not contain (see the README). */
 const NODE_VM_UNCONTAINED: Readonly<Record<string, string>> = {
   'crash line: new Array(2**27).fill(0)': 'a V8 fatal error in a worker thread aborts the host process',
   'crash line: getOwnPropertyNames of a huge typed array':
@@ -113,15 +113,26 @@ for (const engine of ENGINES) {
   describe(`attack corpus, engine ${engine ?? 'default'}`, () => {
     for (const attack of ATTACKS) {
       const uncontained = isNodeVmEngine(engine) ? NODE_VM_UNCONTAINED[attack.name] : undefined
-      const reason = attack.dependsOn !== undefined ? `needs ${attack.dependsOn}` : uncontained
-      const title = reason === undefined ? attack.name : `${attack.name} (expected to fail: ${reason})`
-      const run = FULL || (!attack.slow && reason === undefined)
-      it(title, {
+      if (uncontained !== undefined) {
+        // Whether these show depends on how far the program gets within its time budget on the
+        // machine at hand, so they are neither asserted nor expected to fail; the README
+        // records what was measured.
+        it.skip(`${attack.name} (not contained by node:vm: ${uncontained})`, () => {})
+        continue
+      }
+      const dependency = attack.dependsOn
+      const title =
+        dependency === undefined ? attack.name : `${attack.name} (expected to fail until ${dependency})`
+      // A bridge-level attack runs only in the full corpus: until its fix lands it exhausts the
+      // host (gigabytes of memory, or a kill timeout), which a CI run should not pay for.
+      const run = FULL || (!attack.slow && dependency === undefined)
+      const options = {
         concurrent: true,
-        fails: run && reason !== undefined,
+        fails: dependency !== undefined,
         skip: !run,
         timeout: 4 * KILL_AFTER_MS,
-      }, async () => {
+      }
+      it(title, options, async () => {
         expectContained(await runHost(attack, engine))
       })
     }
