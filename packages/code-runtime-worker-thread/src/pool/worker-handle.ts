@@ -23,6 +23,8 @@ export interface WorkerHandle {
 /** Options a worker is spawned with. */
 export interface SpawnOptions {
   readonly maxOldGenerationSizeMb: number
+  /** The worker's program; the node:vm bootstrap unless given (tests drive hostile workers). */
+  readonly source?: string
 }
 
 /** Describe a worker `error` event for a failure message. */
@@ -52,7 +54,7 @@ export function runWorkerOptions(options: SpawnOptions): WorkerOptions & { eval:
  * it, so idle warm workers never keep the process alive.
  */
 export function spawnWorkerHandle(options: SpawnOptions): WorkerHandle {
-  const worker = new Worker(BOOTSTRAP_SOURCE, runWorkerOptions(options))
+  const worker = new Worker(options.source ?? BOOTSTRAP_SOURCE, runWorkerOptions(options))
   worker.unref()
   let exited = false
   let lastError: unknown
