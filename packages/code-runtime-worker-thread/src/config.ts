@@ -17,9 +17,12 @@ export const DEFAULT_WORKER_THREAD_RUNTIME_CONFIG: ResolvedWorkerThreadRuntimeCo
   maxOldGenerationSizeMb: 256,
   maxConcurrentRuns: 8,
   warmWorkers: 2,
+  isolation: 'thread',
 })
 
-type Key = keyof ResolvedWorkerThreadRuntimeConfig
+type Key = Exclude<keyof ResolvedWorkerThreadRuntimeConfig, 'isolation'>
+
+const isolations: ReadonlySet<unknown> = new Set(['thread', 'process'])
 
 const bounds: Record<Key, readonly [min: number, max: number]> = {
   computeMs: [1, MAX_TIMER_MS],
@@ -43,8 +46,15 @@ export function checkWorkerThreadRuntimeConfig(input: unknown): ConfigCheck {
     return { ok: false, issues: ['config must be an object'] }
   }
   const issues: string[] = []
-  const value: Record<string, number> = { ...DEFAULT_WORKER_THREAD_RUNTIME_CONFIG }
+  const value: Record<string, unknown> = { ...DEFAULT_WORKER_THREAD_RUNTIME_CONFIG }
   for (const key of Object.keys(input)) {
+    if (key === 'isolation') {
+      const raw = (input as Record<string, unknown>)[key]
+      if (raw === undefined) continue
+      if (isolations.has(raw)) value[key] = raw
+      else issues.push(`isolation must be 'thread' or 'process'`)
+      continue
+    }
     if (!Object.hasOwn(bounds, key)) {
       issues.push(`unknown option "${key}"`)
       continue

@@ -41,6 +41,14 @@ export interface WorkerThreadRuntimeConfig {
   readonly maxConcurrentRuns?: number
   /** How many booted, unused workers to keep waiting for a program (default 2; 0 spawns on demand). */
   readonly warmWorkers?: number
+  /**
+   * Where each run's worker lives (default `'thread'`). `'process'` hosts it in a fresh Node
+   * process per run, so a fatal V8 error ends that run as `worker-exit` instead of the host, the
+   * process's resident memory (ArrayBuffers included) is capped at `maxOldGenerationSizeMb` +
+   * 256 MiB, and a timeout kills even a builtin that cannot be interrupted. Costs a process boot
+   * per run (absorbed by `warmWorkers`) and about 40 MB RSS per live process.
+   */
+  readonly isolation?: 'thread' | 'process'
 }
 
 /** A validated {@link WorkerThreadRuntimeConfig} with every default applied. */
@@ -52,6 +60,7 @@ export interface ResolvedWorkerThreadRuntimeConfig {
   readonly maxOldGenerationSizeMb: number
   readonly maxConcurrentRuns: number
   readonly warmWorkers: number
+  readonly isolation: 'thread' | 'process'
 }
 
 /** A snapshot of the runtime's workers, for monitoring and tests. */

@@ -36,7 +36,7 @@ export class WorkerThreadRuntime implements CodeRuntime {
   constructor(config?: WorkerThreadRuntimeConfig | null) {
     this.config = resolveWorkerThreadRuntimeConfig(config)
     this.#pool = new WorkerPool(
-      { maxOldGenerationSizeMb: this.config.maxOldGenerationSizeMb },
+      { maxOldGenerationSizeMb: this.config.maxOldGenerationSizeMb, isolation: this.config.isolation },
       this.config.warmWorkers,
     )
     this.#slots = new Semaphore(this.config.maxConcurrentRuns)

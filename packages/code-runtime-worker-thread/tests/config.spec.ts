@@ -15,6 +15,14 @@ describe('config', () => {
     expect(DEFAULT_WORKER_THREAD_RUNTIME_CONFIG.maxLogLines).toBe(10_000)
   })
 
+  it('accepts isolation thread or process, default thread, and refuses anything else', () => {
+    expect(DEFAULT_WORKER_THREAD_RUNTIME_CONFIG.isolation).toBe('thread')
+    expect(resolveWorkerThreadRuntimeConfig({ isolation: 'process' }).isolation).toBe('process')
+    for (const isolation of ['Process', 'vm', 1, null, true]) {
+      expect(() => resolveWorkerThreadRuntimeConfig({ isolation } as never)).toThrow(/isolation must be/)
+    }
+  })
+
   it('accepts maxWallMs up to 2147483647 and refuses one more', () => {
     expect(resolveWorkerThreadRuntimeConfig({ maxWallMs: 2_147_483_647 }).maxWallMs).toBe(2_147_483_647)
     expect(() => resolveWorkerThreadRuntimeConfig({ maxWallMs: 2_147_483_648 })).toThrow(
