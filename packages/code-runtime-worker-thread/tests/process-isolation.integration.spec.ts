@@ -1,8 +1,7 @@
 /**
  * `isolation: 'process'`: each run's worker lives in a fresh Node process. Programs behave as
  * with threads; what a thread cannot contain (off-heap memory, an uninterruptible builtin) ends
- * the run, and no process outlives the runtime. Fatal V8 errors are exercised in the attack
- * corpus, in a host process of their own.
+ * the run, a fatal V8 error ends only its own process, and no process outlives the runtime.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -48,6 +47,28 @@ describe('process isolation', () => {
     )
     expect(outcome).toEqual({ ok: true, logs: ['got 2'], result: { a: [1, 2] } })
     expect(calls).toEqual([{ name: 'echo', args: { a: [1, 2] } }])
+  })
+
+  it('ends a run whose engine hits a fatal V8 error as worker-exit; the host lives on', async () => {
+    const patient = createWorkerThreadRuntime({ isolation: 'process', warmWorkers: 0, computeMs: 120_000 })
+    try {
+      for (const line of [
+        'new Array(2 ** 27).fill(0)',
+        'Object.getOwnPropertyNames(new Uint8Array(2 ** 27 + 5))',
+      ]) {
+        const { host } = fakeHost({})
+        const outcome = await patient.run(request(line), host)
+        expect(outcome).toMatchObject({
+          ok: false,
+          kind: 'worker-exit',
+          message: expect.stringMatching(/SIGABRT|out of memory/),
+        })
+      }
+      const { host } = fakeHost({})
+      expect(await patient.run(request('return "alive"'), host)).toMatchObject({ ok: true, result: 'alive' })
+    } finally {
+      await patient.dispose()
+    }
   })
 
   it('caps off-heap memory: ArrayBuffers past the process cap end the run', async () => {
