@@ -98,8 +98,11 @@ const hostile = new Proxy(function () {}, {
   ownKeys: () => { report('keys'); return ['prototype'] },
   apply: () => report('apply'),
 })
-setTimeout(() => { throw hostile }, 0)
-Promise.reject(hostile)
+port.on('message', (message) => {
+  if (message.k !== 'run') return
+  Promise.reject(hostile)
+  setTimeout(() => { throw hostile }, 5)
+})
 `
     const messages = await drive('await new Promise(() => {})', { source })
     expect(messages.filter((m) => m.k === 'touched')).toEqual([])
