@@ -52,10 +52,8 @@ describe('process isolation', () => {
   it('ends a run whose engine hits a fatal V8 error as worker-exit; the host lives on', async () => {
     const patient = createWorkerThreadRuntime({ isolation: 'process', warmWorkers: 0, computeMs: 120_000 })
     try {
-      for (const line of [
-        'new Array(2 ** 27).fill(0)',
-        'Object.getOwnPropertyNames(new Uint8Array(2 ** 27 + 5))',
-      ]) {
+      // The other crash line runs in the attack corpus, in a host process of its own.
+      for (const line of ['new Array(2 ** 27).fill(0)']) {
         const { host } = fakeHost({})
         const outcome = await patient.run(request(line), host)
         expect(outcome).toMatchObject({

@@ -42,7 +42,8 @@ export class ProcessWorker extends EventEmitter {
 
   constructor(source: string, options: ProcessWorkerOptions) {
     super()
-    const child = spawn(process.execPath, ['--max-old-space-size=64', '-e', RELAY_SOURCE], {
+    // The relay's own heap holds each message while relaying it (a large tool result included).
+    const child = spawn(process.execPath, ['--max-old-space-size=128', '-e', RELAY_SOURCE], {
       stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
       serialization: 'advanced',
       env: {},
