@@ -4,8 +4,8 @@ export {
 } from './assert-supported-json-schema'
 export {
   compileJsonSchemaValidator,
-  compileValidator,
-  isJsonSchemaNodeLike,
+  compileParameterSpecValidator,
+  compileValueSpecValidator,
   type SchemaValidator,
 } from './compile-validator'
 export {

@@ -11,7 +11,16 @@ import {
   KIND_ONE_OF,
   KIND_STRING,
 } from './checker'
-import { containerMessage, inlineMessage, isJsonType, oneOfMessage, reportAt, trialSink } from './sink'
+import {
+  checkExtraKeys,
+  checkJson,
+  containerMessage,
+  inlineMessage,
+  isJsonObject,
+  oneOfMessage,
+  reportAt,
+  trialSink,
+} from './sink'
 
 /** Subtrees deeper or larger than this stay with the explicit-stack interpreter. */
 const MAX_DEPTH = 12
@@ -46,9 +55,6 @@ class Generator {
   private validWhen(checker: Checker, v: string): string {
     const parts: string[] = []
     switch (checker.kind) {
-      case KIND_ANY:
-        parts.push(`IJ(${v})`)
-        break
       case KIND_STRING:
         parts.push(`typeof ${v} === "string"`)
         break
@@ -93,7 +99,7 @@ class Generator {
         return this.object(checker, v, segs, sink, depth)
       case KIND_ARRAY: {
         const head = `if (!Array.isArray(${v})) RA(${sink}, p, [${segs}], CM("array", ${v}));\n`
-        if (checker.items === undefined) return head
+        if (checker.items === undefined) return `${head}else CJ(${sink}, p, [${segs}], ${v});\n`
         const i = this.name('i')
         const x = this.name('x')
         const inner = checker.items.inline
@@ -113,13 +119,15 @@ class Generator {
         const m = this.name('m')
         return `${code}const ${m} = OF([${trials.join(', ')}]); if (${m} !== undefined) RA(${sink}, p, [${segs}], ${m});\n}\n`
       }
+      case KIND_ANY:
+        return `CJ(${sink}, p, [${segs}], ${v});\n`
       default:
         return this.inline(checker, v, segs, sink)
     }
   }
 
   private object(checker: Checker, v: string, segs: string, sink: string, depth: number): string {
-    let code = `if (typeof ${v} !== "object" || ${v} === null || Array.isArray(${v})) RA(${sink}, p, [${segs}], CM("object", ${v}));\nelse {\n`
+    let code = `if (!JO(${v})) RA(${sink}, p, [${segs}], CM("object", ${v}));\nelse {\n`
     const deferred: string[] = []
     checker.keys.forEach((key, index) => {
       const child = checker.props[index]!
@@ -148,6 +156,8 @@ class Generator {
       code +=
         `for (const ${k} in ${v}) { if (${known}) continue; ` +
         `if (H.call(${v}, ${k})) RA(${sink}, p, [${join(segs, k)}], "unexpected property " + JSON.stringify(${k})); }\n`
+    } else {
+      code += `XK(${sink}, p, [${segs}], ${v}, ${this.constant(checker.propMap)});\n`
     }
     return `${code}${deferred.join('')}}\n`
   }
@@ -181,7 +191,9 @@ export function compileFastCheck(root: Checker): FastCheck | null {
       'OF',
       'TS',
       'H',
-      'IJ',
+      'CJ',
+      'XK',
+      'JO',
       `return function fastCheck(v, p, s) {\n${body}}`,
     )
     return factory(
@@ -192,7 +204,9 @@ export function compileFastCheck(root: Checker): FastCheck | null {
       oneOfMessage,
       trialSink,
       Object.prototype.hasOwnProperty,
-      isJsonType,
+      checkJson,
+      checkExtraKeys,
+      isJsonObject,
     ) as FastCheck
   } catch {
     enabled = false
