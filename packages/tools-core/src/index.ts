@@ -16,7 +16,9 @@ export type {
 export {
   assertObjectJsonSchema,
   assertSupportedJsonSchema,
-  compileValidator,
+  compileJsonSchemaValidator,
+  compileParameterSpecValidator,
+  compileValueSpecValidator,
   isToolsError,
   jsonSchemaToPy,
   jsonSchemaToTs,
@@ -37,7 +39,13 @@ export {
   type StandardConfigSchema,
   standardConfigSchema,
 } from './config-schema'
-export { type BodyResult, type DefinedValue, defineTool, type ToolSpec } from './define-tool'
+export {
+  type BodyResult,
+  type DefinedValue,
+  defineTool,
+  type JsonSchemaToolSpec,
+  type ToolSpec,
+} from './define-tool'
 export {
   AbortedBeforeDispatchError,
   DeniedError,
