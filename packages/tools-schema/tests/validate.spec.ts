@@ -210,7 +210,9 @@ describe('validateArgs', () => {
     expect(validateArgs({ a: { type: 'string', required: true } }, {})).toEqual([
       { path: '$', message: 'missing required property "a"' },
     ])
-    expect(validateJsonSchemaValue(node, {})).toEqual([{ path: '$', message: 'missing required property "a"' }])
+    expect(validateJsonSchemaValue(node, {})).toEqual([
+      { path: '$', message: 'missing required property "a"' },
+    ])
     expect(validateJsonSchemaValue(node, { a: 'x', b: 1 })).toEqual([
       { path: '$.b', message: 'unexpected property "b"' },
     ])

@@ -14,6 +14,7 @@ import {
 import {
   checkExtraKeys,
   checkJson,
+  checkSymbolKeys,
   containerMessage,
   inlineMessage,
   isJsonObject,
@@ -127,7 +128,7 @@ class Generator {
   }
 
   private object(checker: Checker, v: string, segs: string, sink: string, depth: number): string {
-    let code = `if (!JO(${v})) RA(${sink}, p, [${segs}], CM("object", ${v}));\nelse {\n`
+    let code = `if (!JO(${v})) RA(${sink}, p, [${segs}], CM("object", ${v}));\nelse {\nSK(${sink}, p, [${segs}], ${v});\n`
     const deferred: string[] = []
     checker.keys.forEach((key, index) => {
       const child = checker.props[index]!
@@ -194,6 +195,7 @@ export function compileFastCheck(root: Checker): FastCheck | null {
       'CJ',
       'XK',
       'JO',
+      'SK',
       `return function fastCheck(v, p, s) {\n${body}}`,
     )
     return factory(
@@ -207,6 +209,7 @@ export function compileFastCheck(root: Checker): FastCheck | null {
       checkJson,
       checkExtraKeys,
       isJsonObject,
+      checkSymbolKeys,
     ) as FastCheck
   } catch {
     enabled = false

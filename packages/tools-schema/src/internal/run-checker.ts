@@ -5,6 +5,7 @@ import type { PathNode } from './path'
 import {
   checkExtraKeys,
   checkJson,
+  checkSymbolKeys,
   containerMessage,
   inlineMessage,
   isJsonObject,
@@ -71,6 +72,7 @@ export function runChecker(root: Checker, value: unknown): SchemaViolation[] {
           break
         }
         const object = current as Record<string, unknown>
+        checkSymbolKeys(sink, path, [], object)
         const { keys, props, required, shadowed } = checker
         const pushedFrom = checkers.length
         for (let i = 0; i < keys.length; i++) {

@@ -99,6 +99,18 @@ export function checkExtraKeys(
   }
 }
 
+/** Reports a symbol key on an object: JSON objects have string keys only. */
+export function checkSymbolKeys(
+  sink: Sink,
+  base: PathNode | undefined,
+  segments: readonly (string | number)[],
+  object: object,
+): void {
+  const symbols = Object.getOwnPropertySymbols(object)
+  if (symbols.length > 0)
+    reportAt(sink, base, segments, `expected JSON value, got symbol key ${String(symbols[0])}`)
+}
+
 /** True for a value the object keyword accepts: a plain (JSON-producible) object. */
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && isPlainJsonObject(value)
