@@ -51,3 +51,14 @@ export function pyDocstring(text: string, pad: string): string {
   const body = lines.map((line, i) => (i === 0 || line.length === 0 ? line : `${pad}${line}`)).join('\n')
   return `${pad}"""${body}\n${pad}"""\n`
 }
+
+/** Characters JSON leaves raw that must not appear raw in a prompt or a source line. */
+const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
+
+/**
+ * A double-quoted string literal valid in both TypeScript and Python: `JSON.stringify`, plus
+ * `\uXXXX` escapes for DEL, C1 controls, U+2028/U+2029 and bidi controls, which JSON keeps raw.
+ */
+export function quotedString(text: string): string {
+  return JSON.stringify(text).replace(RAW_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}

@@ -8,7 +8,7 @@ export {
   compileValueSpecValidator,
   type SchemaValidator,
 } from './compile-validator'
-export { pyComment, pyDocstring, tsDocComment } from './doc-comments'
+export { pyComment, pyDocstring, quotedString, tsDocComment } from './doc-comments'
 export {
   isToolsError,
   LosslessJsonError,

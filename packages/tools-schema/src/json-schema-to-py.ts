@@ -1,4 +1,4 @@
-import { pyComment, pyDocstring } from './doc-comments'
+import { pyComment, pyDocstring, quotedString } from './doc-comments'
 import { concat, dedupeShort, previewJson } from './internal/codegen-text'
 import { type CodegenDoc, type CodegenField, readDoc, viewOf } from './internal/codegen-view'
 import { PYTHON_KEYWORDS, type PyRenderContext, toPythonClassName } from './py-render-context'
@@ -34,7 +34,7 @@ function pyLiteral(value: unknown): string | undefined {
   if (value === null) return 'None'
   if (value === true) return 'True'
   if (value === false) return 'False'
-  if (typeof value === 'string') return JSON.stringify(value)
+  if (typeof value === 'string') return quotedString(value)
   if (typeof value === 'number' && Number.isInteger(value)) return String(value)
   return undefined
 }

@@ -1,4 +1,4 @@
-import { tsDocComment } from './doc-comments'
+import { quotedString, tsDocComment } from './doc-comments'
 import { concat, dedupeShort, previewJson } from './internal/codegen-text'
 import { type CodegenDoc, type CodegenField, viewOf } from './internal/codegen-view'
 
@@ -29,7 +29,7 @@ function indent(depth: number): string {
 
 /** Renders a TS property key: bare identifier or a JSON-quoted string. */
 export function tsPropertyKey(name: string): string {
-  return IDENTIFIER.test(name) ? name : JSON.stringify(name)
+  return IDENTIFIER.test(name) ? name : quotedString(name)
 }
 
 /** Examples shown per field; more would only lengthen the prompt. */
@@ -48,7 +48,7 @@ export function tsDocText(doc: CodegenDoc): string {
 }
 
 function literal(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : String(value)
+  return typeof value === 'string' ? quotedString(value) : String(value)
 }
 
 function renderObject(fields: readonly CodegenField[], types: Rendered[], depth: number): string {
