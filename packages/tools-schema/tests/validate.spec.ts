@@ -218,6 +218,13 @@ describe('validateArgs', () => {
     ])
   })
 
+  it('enforces a required empty-string property name (ajv 8 ignores it; JSON Schema does not)', () => {
+    expect(validateArgs({ '': { type: 'number', required: true } }, {})).toEqual([
+      { path: '$', message: 'missing required property ""' },
+    ])
+    expect(validateArgs({ '': { type: 'number', required: true } }, { '': 1 })).toEqual([])
+  })
+
   it('an empty parameter spec accepts any object', () => {
     expect(validateArgs({}, { anything: 1 })).toEqual([])
     expect(validateArgs({}, 'x')).toEqual([{ path: '$', message: 'expected object, got string' }])
