@@ -21,6 +21,7 @@ const NOT_JSON: unknown[] = [
   new Set([1]),
   new Date(0),
   new Uint8Array(2),
+  // biome-ignore lint/suspicious/noSparseArray: a hole is the non-JSON case under test
   [1, , 2],
   { a: new Map() },
 ]

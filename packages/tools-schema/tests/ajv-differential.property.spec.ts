@@ -11,7 +11,6 @@ import {
   compileParameterSpecValidator,
   compileValueSpecValidator,
   type JsonSchemaNode,
-  type JsonValue,
   type ParameterSchemaSpec,
   parameterSchemaSpecToJsonSchema,
   type SchemaValidator,

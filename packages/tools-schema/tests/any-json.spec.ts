@@ -3,7 +3,6 @@ import {
   compileJsonSchemaValidator,
   compileParameterSpecValidator,
   compileValueSpecValidator,
-  type JsonSchemaNode,
   type JsonValue,
   type SchemaValidator,
   validateArgs,
