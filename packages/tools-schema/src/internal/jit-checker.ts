@@ -12,12 +12,10 @@ import {
   KIND_STRING,
 } from './checker'
 import {
-  checkExtraKeys,
+  checkExtraMember,
   checkJson,
-  checkSymbolKeys,
   containerMessage,
   inlineMessage,
-  isJsonObject,
   oneOfMessage,
   reportAt,
   trialSink,
@@ -128,7 +126,10 @@ class Generator {
   }
 
   private object(checker: Checker, v: string, segs: string, sink: string, depth: number): string {
-    let code = `if (!JO(${v})) RA(${sink}, p, [${segs}], CM("object", ${v}));\nelse {\nSK(${sink}, p, [${segs}], ${v});\n`
+    // Plain objects only (Object or null prototype; an array's prototype is neither).
+    let code =
+      `if (typeof ${v} !== "object" || ${v} === null || ((PR = GP(${v})) !== OP && PR !== null)) ` +
+      `RA(${sink}, p, [${segs}], CM("object", ${v}));\nelse {\n`
     const deferred: string[] = []
     checker.keys.forEach((key, index) => {
       const child = checker.props[index]!
@@ -146,20 +147,18 @@ class Generator {
       if (child.inline) code += `else ${this.inline(child, a, join(segs, quoted), sink)}`
       else deferred.push(`if (${h}) {\n${this.gen(child, a, join(segs, quoted), sink, depth + 1)}}\n`)
     })
-    if (checker.closed) {
-      const k = this.name('k')
-      const known =
-        checker.keys.length === 0
-          ? 'false'
-          : checker.keys.length <= MAX_INLINE_ENUM
-            ? checker.keys.map((key) => `${k} === ${JSON.stringify(key)}`).join(' || ')
-            : `${this.constant(checker.propMap)}.has(${k})`
-      code +=
-        `for (const ${k} in ${v}) { if (${known}) continue; ` +
-        `if (H.call(${v}, ${k})) RA(${sink}, p, [${join(segs, k)}], "unexpected property " + JSON.stringify(${k})); }\n`
-    } else {
-      code += `XK(${sink}, p, [${segs}], ${v}, ${this.constant(checker.propMap)});\n`
-    }
+    const k = this.name('k')
+    const known =
+      checker.keys.length === 0
+        ? 'false'
+        : checker.keys.length <= MAX_INLINE_ENUM
+          ? checker.keys.map((key) => `${k} === ${JSON.stringify(key)}`).join(' || ')
+          : `${this.constant(checker.propMap)}.has(${k})`
+    // Closed: an undeclared key is a violation. Open: its member must still be JSON.
+    const undeclared = checker.closed
+      ? `RA(${sink}, p, [${join(segs, k)}], "unexpected property " + JSON.stringify(${k}))`
+      : `XM(${sink}, p, [${join(segs, k)}], ${v}, ${k})`
+    code += `for (const ${k} in ${v}) { if (${known}) continue; if (H.call(${v}, ${k})) ${undeclared}; }\n`
     return `${code}${deferred.join('')}}\n`
   }
 }
@@ -193,10 +192,10 @@ export function compileFastCheck(root: Checker): FastCheck | null {
       'TS',
       'H',
       'CJ',
-      'XK',
-      'JO',
-      'SK',
-      `return function fastCheck(v, p, s) {\n${body}}`,
+      'XM',
+      'GP',
+      'OP',
+      `return function fastCheck(v, p, s) {\nlet PR;\n${body}}`,
     )
     return factory(
       generator.constants,
@@ -207,9 +206,9 @@ export function compileFastCheck(root: Checker): FastCheck | null {
       trialSink,
       Object.prototype.hasOwnProperty,
       checkJson,
-      checkExtraKeys,
-      isJsonObject,
-      checkSymbolKeys,
+      checkExtraMember,
+      Object.getPrototypeOf,
+      Object.prototype,
     ) as FastCheck
   } catch {
     enabled = false

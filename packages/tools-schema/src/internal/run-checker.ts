@@ -3,9 +3,8 @@ import { type Checker, KIND_ANY, KIND_ARRAY, KIND_OBJECT, KIND_ONE_OF, type Sink
 import { compileFastCheck } from './jit-checker'
 import type { PathNode } from './path'
 import {
-  checkExtraKeys,
+  checkExtraMember,
   checkJson,
-  checkSymbolKeys,
   containerMessage,
   inlineMessage,
   isJsonObject,
@@ -72,7 +71,6 @@ export function runChecker(root: Checker, value: unknown): SchemaViolation[] {
           break
         }
         const object = current as Record<string, unknown>
-        checkSymbolKeys(sink, path, [], object)
         const { keys, props, required, shadowed } = checker
         const pushedFrom = checkers.length
         for (let i = 0; i < keys.length; i++) {
@@ -95,13 +93,13 @@ export function runChecker(root: Checker, value: unknown): SchemaViolation[] {
         }
         reverseTail(checkers, values, paths, sinks, pushedFrom)
         const map = checker.propMap!
-        if (checker.closed) {
-          for (const key in object) {
-            if (!map.has(key) && hasOwn.call(object, key)) {
-              report(sink, { parent: path, key }, `unexpected property ${JSON.stringify(key)}`)
-            }
-          }
-        } else checkExtraKeys(sink, path, [], object, map)
+        for (const key in object) {
+          if (map.has(key) || !hasOwn.call(object, key)) continue
+          // Closed: an undeclared key is a violation. Open: its member must still be JSON.
+          if (checker.closed)
+            report(sink, { parent: path, key }, `unexpected property ${JSON.stringify(key)}`)
+          else checkExtraMember(sink, path, [key], object, key)
+        }
         break
       }
       case KIND_ARRAY: {

@@ -79,36 +79,21 @@ export function checkJson(
 }
 
 /**
- * Checks the undeclared own keys of an open object: each member must be JSON. Reads
- * descriptors, so an accessor is reported, never invoked.
+ * Checks one undeclared own member of an open object: it must be JSON. Reads the descriptor,
+ * so an accessor is reported, never invoked.
  */
-export function checkExtraKeys(
+export function checkExtraMember(
   sink: Sink,
   base: PathNode | undefined,
   segments: readonly (string | number)[],
   object: object,
-  declared: ReadonlyMap<string, unknown>,
+  key: string,
 ): void {
-  for (const key in object) {
-    if (declared.has(key)) continue
-    const descriptor = Object.getOwnPropertyDescriptor(object, key)
-    if (descriptor === undefined) continue
-    if (!('value' in descriptor)) {
-      reportAt(sink, base, [...segments, key], 'expected JSON value, got an accessor property')
-    } else checkJson(sink, base, [...segments, key], descriptor.value)
-  }
-}
-
-/** Reports a symbol key on an object: JSON objects have string keys only. */
-export function checkSymbolKeys(
-  sink: Sink,
-  base: PathNode | undefined,
-  segments: readonly (string | number)[],
-  object: object,
-): void {
-  const symbols = Object.getOwnPropertySymbols(object)
-  if (symbols.length > 0)
-    reportAt(sink, base, segments, `expected JSON value, got symbol key ${String(symbols[0])}`)
+  const descriptor = Object.getOwnPropertyDescriptor(object, key)
+  if (descriptor === undefined) return
+  if (!('value' in descriptor))
+    reportAt(sink, base, segments, 'expected JSON value, got an accessor property')
+  else checkJson(sink, base, segments, descriptor.value)
 }
 
 /** True for a value the object keyword accepts: a plain (JSON-producible) object. */
