@@ -19,7 +19,9 @@ export type {
 export {
   assertObjectJsonSchema,
   assertSupportedJsonSchema,
-  compileValidator,
+  compileJsonSchemaValidator,
+  compileParameterSpecValidator,
+  compileValueSpecValidator,
   isToolsError,
   JsonBudgetError,
   jsonSchemaToPy,
@@ -42,7 +44,13 @@ export {
   type StandardConfigSchema,
   standardConfigSchema,
 } from './config-schema'
-export { type BodyResult, type DefinedValue, defineTool, type ToolSpec } from './define-tool'
+export {
+  type BodyResult,
+  type DefinedValue,
+  defineTool,
+  type JsonSchemaToolSpec,
+  type ToolSpec,
+} from './define-tool'
 export {
   AbortedBeforeDispatchError,
   DeniedError,

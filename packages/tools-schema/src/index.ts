@@ -4,10 +4,11 @@ export {
 } from './assert-supported-json-schema'
 export {
   compileJsonSchemaValidator,
-  compileValidator,
-  isJsonSchemaNodeLike,
+  compileParameterSpecValidator,
+  compileValueSpecValidator,
   type SchemaValidator,
 } from './compile-validator'
+export { pyComment, pyDocstring, quotedString, tsDocComment } from './doc-comments'
 export {
   isToolsError,
   JsonBudgetError,
