@@ -7,8 +7,13 @@ import { grepWorkerMain } from './grep-worker-main'
  * file on disk (it works the same from `src` under vitest and from the tsup bundle). The body
  * is the typechecked {@link grepWorkerMain}, turned into text together with the one helper it
  * shares with `read`; RE2 is loaded from the path this package resolves.
+ *
+ * Transpilers that keep function names (tsx, esbuild's `keepNames`) insert calls to a module-level
+ * `__name` helper into function bodies, so the text of a function can mention a name that only
+ * exists in the module it came from. The prelude defines a harmless `__name` for such text.
  */
 export function grepWorkerSource(): string {
   const re2jsPath = createRequire(import.meta.url).resolve('re2js')
-  return `'use strict';\n(${grepWorkerMain.toString()})(require, ${JSON.stringify(re2jsPath)}, (${truncateLine.toString()}))\n`
+  const prelude = `'use strict';\nvar __name = (target, value) => Object.defineProperty(target, 'name', { value, configurable: true });\n`
+  return `${prelude}(${grepWorkerMain.toString()})(require, ${JSON.stringify(re2jsPath)}, (${truncateLine.toString()}))\n`
 }
