@@ -3,13 +3,14 @@
  * standard-schema object that cordis applies to plugin config.
  */
 import { WorkerRuntimeConfigError } from './errors'
-import type { ResolvedWorkerThreadRuntimeConfig, WorkerThreadRuntimeConfig } from './types'
+import type { CodeEngine, ResolvedWorkerThreadRuntimeConfig, WorkerThreadRuntimeConfig } from './types'
 
 /** Largest delay a Node timer accepts (2^31 - 1 ms). */
 export const MAX_TIMER_MS = 2_147_483_647
 
 /** The defaults {@link resolveWorkerThreadRuntimeConfig} applies. */
 export const DEFAULT_WORKER_THREAD_RUNTIME_CONFIG: ResolvedWorkerThreadRuntimeConfig = Object.freeze({
+  engine: 'quickjs',
   computeMs: 30_000,
   maxWallMs: 300_000,
   maxOutputBytes: 64 * 1024 * 1024,
@@ -18,9 +19,11 @@ export const DEFAULT_WORKER_THREAD_RUNTIME_CONFIG: ResolvedWorkerThreadRuntimeCo
   warmWorkers: 2,
 })
 
-type Key = keyof ResolvedWorkerThreadRuntimeConfig
+type NumericKey = Exclude<keyof ResolvedWorkerThreadRuntimeConfig, 'engine'>
 
-const bounds: Record<Key, readonly [min: number, max: number]> = {
+const engines: readonly CodeEngine[] = ['quickjs', 'node-vm']
+
+const bounds: Record<NumericKey, readonly [min: number, max: number]> = {
   computeMs: [1, MAX_TIMER_MS],
   maxWallMs: [1, MAX_TIMER_MS],
   maxOutputBytes: [1, Number.MAX_SAFE_INTEGER],
@@ -41,15 +44,21 @@ export function checkWorkerThreadRuntimeConfig(input: unknown): ConfigCheck {
     return { ok: false, issues: ['config must be an object'] }
   }
   const issues: string[] = []
-  const value: Record<string, number> = { ...DEFAULT_WORKER_THREAD_RUNTIME_CONFIG }
+  const value: Record<string, unknown> = { ...DEFAULT_WORKER_THREAD_RUNTIME_CONFIG }
   for (const key of Object.keys(input)) {
+    const raw = (input as Record<string, unknown>)[key]
+    if (key === 'engine') {
+      if (raw === undefined) continue
+      if (engines.includes(raw as CodeEngine)) value[key] = raw
+      else issues.push(`engine must be one of ${engines.map((name) => `"${name}"`).join(', ')}`)
+      continue
+    }
     if (!Object.hasOwn(bounds, key)) {
       issues.push(`unknown option "${key}"`)
       continue
     }
-    const raw = (input as Record<string, unknown>)[key]
     if (raw === undefined) continue
-    const [min, max] = bounds[key as Key]
+    const [min, max] = bounds[key as NumericKey]
     if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < min || raw > max) {
       issues.push(`${key} must be an integer between ${min} and ${max}`)
       continue

@@ -35,7 +35,11 @@ export class WorkerThreadRuntime implements CodeRuntime {
   constructor(config?: WorkerThreadRuntimeConfig | null) {
     this.config = resolveWorkerThreadRuntimeConfig(config)
     this.#pool = new WorkerPool(
-      { maxOldGenerationSizeMb: this.config.maxOldGenerationSizeMb },
+      {
+        maxOldGenerationSizeMb: this.config.maxOldGenerationSizeMb,
+        engine: this.config.engine,
+        computeMs: this.config.computeMs,
+      },
       this.config.warmWorkers,
     )
     this.#slots = new Semaphore(this.config.maxConcurrentRuns)

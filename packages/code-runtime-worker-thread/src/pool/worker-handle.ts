@@ -2,7 +2,10 @@
  * One spawned worker and its lifetime promises. A handle is used for at most one run.
  */
 import { Worker, type WorkerOptions } from 'node:worker_threads'
+import type { CodeEngine } from '../types'
 import { BOOTSTRAP_SOURCE } from '../worker/bootstrap-source'
+import { QUICKJS_WORKER_SOURCE } from '../worker/quickjs/generated/quickjs-worker-source'
+import { quickJSWorkerData } from '../worker/quickjs/quickjs-worker-data'
 
 /** Settles once the worker has booted: `true` when ready, otherwise the reason it failed. */
 export type BootResult = { readonly ok: true } | { readonly ok: false; readonly message: string }
@@ -23,6 +26,10 @@ export interface WorkerHandle {
 /** Options a worker is spawned with. */
 export interface SpawnOptions {
   readonly maxOldGenerationSizeMb: number
+  /** The engine the worker runs programs in (default `'node-vm'` here; the runtime always passes it). */
+  readonly engine?: CodeEngine
+  /** Busy-time budget the QuickJS engine's interrupt handler enforces (the host watchdog is the backstop). */
+  readonly computeMs?: number
 }
 
 /** Describe a worker `error` event for a failure message. */
@@ -35,10 +42,16 @@ export function describeWorkerError(error: unknown, options: SpawnOptions): stri
   return `the worker failed: ${typeof message === 'string' ? message : String(error)}`
 }
 
-/** The options every run worker is spawned with: an empty environment, no `execArgv`, the heap cap. */
+/**
+ * The options every run worker is spawned with: an empty environment, no `execArgv`, the heap
+ * cap; a QuickJS worker also gets the engine's location, compiled module and limits.
+ */
 export function runWorkerOptions(options: SpawnOptions): WorkerOptions & { eval: true } {
   return {
     eval: true,
+    ...(options.engine === 'quickjs'
+      ? { workerData: quickJSWorkerData({ ...options, computeMs: options.computeMs ?? 30_000 }) }
+      : {}),
     env: {},
     execArgv: [],
     argv: [],
@@ -52,7 +65,8 @@ export function runWorkerOptions(options: SpawnOptions): WorkerOptions & { eval:
  * it, so idle warm workers never keep the process alive.
  */
 export function spawnWorkerHandle(options: SpawnOptions): WorkerHandle {
-  const worker = new Worker(BOOTSTRAP_SOURCE, runWorkerOptions(options))
+  const source = options.engine === 'quickjs' ? QUICKJS_WORKER_SOURCE : BOOTSTRAP_SOURCE
+  const worker = new Worker(source, runWorkerOptions(options))
   worker.unref()
   let exited = false
   let lastError: unknown
