@@ -29,6 +29,19 @@ type GuestResult = ReturnType<QuickJSContext['callFunction']> | undefined
 declare const require: (id: string) => unknown
 
 const data = workerData as EngineWorkerData
+
+// The DOM-less lib the package compiles against declares WebAssembly's types, not its values.
+const WasmMemory = (
+  globalThis as unknown as {
+    WebAssembly: { Memory: new (descriptor: { initial: number; maximum: number }) => object }
+  }
+).WebAssembly.Memory
+
+const WASM_PAGE_BYTES = 65_536
+/** The variant's own initial memory (16 MiB); a smaller imported memory is refused. */
+const WASM_INITIAL_PAGES = 256
+/** Room above the program's cap for the engine's stack, static data and allocator slack. */
+const WASM_RESERVE_BYTES = 16 * 1024 * 1024
 const port = parentPort!
 
 let runtime: QuickJSRuntime
@@ -281,7 +294,15 @@ async function boot(): Promise<void> {
   const base = (
     require(data.variantPath) as { default: import('quickjs-emscripten-core').QuickJSSyncVariant }
   ).default
-  const variant = core.newVariant(base, { wasmModule: data.wasmModule })
+  // The engine's own allocation accounting (setMemoryLimit) counts allocations, not bytes, in
+  // this build: large ArrayBuffers and strings pass it. The hard cap is the WebAssembly memory
+  // itself — its maximum bounds every allocation, and the engine turns a failed grow into
+  // `InternalError: out of memory`.
+  const wasmMemory = new WasmMemory({
+    initial: WASM_INITIAL_PAGES,
+    maximum: Math.ceil((data.memoryLimitBytes + WASM_RESERVE_BYTES) / WASM_PAGE_BYTES),
+  })
+  const variant = core.newVariant(base, { wasmModule: data.wasmModule, wasmMemory })
   const wasm: QuickJSWASMModule = await core.newQuickJSWASMModuleFromVariant(variant)
   runtime = wasm.newRuntime()
   runtime.setMemoryLimit(data.memoryLimitBytes)
