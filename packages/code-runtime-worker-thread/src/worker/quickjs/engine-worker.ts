@@ -4,55 +4,28 @@
  * { eval: true })`, like the node:vm bootstrap, so it speaks the same protocol (ready / log /
  * calls / done; run / res) and the host side stays engine-agnostic.
  *
- * The program runs in a QuickJS runtime compiled to WebAssembly: nothing of this thread's realm
- * is reachable from it. The engine sees five functions built with `newFunction`, which accept
- * and return strings and numbers only; tool arguments arrive as JSON text from the guest's
- * strict serializer and tool results go back as primitives or JSON text parsed by the guest.
- * Limits: `setMemoryLimit` (every engine allocation, ArrayBuffers included), `setMaxStackSize`,
- * and an interrupt handler that stops the engine once its busy time exceeds `computeMs` (the
- * host's watchdog then ends the run as `timeout`).
+ * This module is the protocol side: call ids and batching, log accounting (every line costs at
+ * least one byte), timers, completion, and the engine's busy time, which the interrupt handler
+ * compares with `computeMs` (once it fires, no guest code runs again and the host's watchdog
+ * ends the run as `timeout`). The engine itself is set up by `start-engine.ts`.
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import type {
-  QuickJSContext,
-  QuickJSHandle,
-  QuickJSRuntime,
-  QuickJSWASMModule,
-} from 'quickjs-emscripten-core'
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core'
 import { DoneStatus } from '../../protocol/messages'
 import type { EngineWorkerData } from './engine-worker-data'
+import { type KernelHandles, startEngine } from './start-engine'
 
 declare const __GUEST_KERNEL_SOURCE__: string
 
 /** What a guest entry returns: an engine call's result to check, or nothing. */
 type GuestResult = ReturnType<QuickJSContext['callFunction']> | undefined
-declare const require: (id: string) => unknown
 
 const data = workerData as EngineWorkerData
-
-// The DOM-less lib the package compiles against declares WebAssembly's types, not its values.
-const WasmMemory = (
-  globalThis as unknown as {
-    WebAssembly: { Memory: new (descriptor: { initial: number; maximum: number }) => object }
-  }
-).WebAssembly.Memory
-
-const WASM_PAGE_BYTES = 65_536
-/** The variant's own initial memory (16 MiB); a smaller imported memory is refused. */
-const WASM_INITIAL_PAGES = 256
-/** Room above the program's cap for the engine's stack, static data and allocator slack. */
-const WASM_RESERVE_BYTES = 16 * 1024 * 1024
 const port = parentPort!
 
 let runtime: QuickJSRuntime
 let vm: QuickJSContext
-let kernel: {
-  install: QuickJSHandle
-  run: QuickJSHandle
-  settle: QuickJSHandle
-  fire: QuickJSHandle
-  describe: QuickJSHandle
-}
+let kernel: KernelHandles
 let started = false
 let done = false
 /** Set once the interrupt handler stopped the engine: no guest code runs again. */
@@ -248,84 +221,31 @@ function startRun(message: { code?: unknown; names?: unknown; limit?: unknown })
   })
 }
 
-function defineHostFunctions(): QuickJSHandle {
-  const host = vm.newObject()
-  const fn = (name: string, impl: (...args: QuickJSHandle[]) => QuickJSHandle | undefined) => {
-    const handle = vm.newFunction(name, impl)
-    vm.setProp(host, name, handle)
-    handle.dispose()
-  }
-  fn('call', (name, args) => {
-    const ticket = hostCall(vm.getString(name!), vm.getString(args!))
-    return typeof ticket === 'number' ? vm.newNumber(ticket) : vm.newString(ticket)
-  })
-  fn('log', (line) => {
-    hostLog(vm.getString(line!))
-    return undefined
-  })
-  fn('timer', (id, ms, repeat) => {
-    const timerId = vm.getNumber(id!)
-    const every = vm.dump(repeat!) === true
-    const delay = vm.getNumber(ms!)
-    if (done) return undefined
-    const handle = every ? setInterval(onTimer, delay, timerId) : setTimeout(onTimer, delay, timerId)
-    timers.set(timerId, { handle, repeat: every })
-    return undefined
-  })
-  fn('clearTimer', (id) => {
-    const timerId = vm.getNumber(id!)
-    const timer = timers.get(timerId)
-    if (timer !== undefined) {
-      timers.delete(timerId)
-      clearTimeout(timer.handle)
-    }
-    return undefined
-  })
-  fn('done', (status, payload) => {
-    const text = vm.typeof(payload!) === 'string' ? vm.getString(payload!) : undefined
-    finishRun(vm.getNumber(status!), text)
-    return undefined
-  })
-  return host
-}
-
 async function boot(): Promise<void> {
-  const core = require(data.corePath) as typeof import('quickjs-emscripten-core')
-  const base = (
-    require(data.variantPath) as { default: import('quickjs-emscripten-core').QuickJSSyncVariant }
-  ).default
-  // The engine's own allocation accounting (setMemoryLimit) counts allocations, not bytes, in
-  // this build: large ArrayBuffers and strings pass it. The hard cap is the WebAssembly memory
-  // itself — its maximum bounds every allocation, and the engine turns a failed grow into
-  // `InternalError: out of memory`.
-  const wasmMemory = new WasmMemory({
-    initial: WASM_INITIAL_PAGES,
-    maximum: Math.ceil((data.memoryLimitBytes + WASM_RESERVE_BYTES) / WASM_PAGE_BYTES),
+  const engine = await startEngine(data, __GUEST_KERNEL_SOURCE__, {
+    call: hostCall,
+    log: hostLog,
+    timer(id, ms, repeat) {
+      if (done) return
+      const handle = repeat ? setInterval(onTimer, ms, id) : setTimeout(onTimer, ms, id)
+      timers.set(id, { handle, repeat })
+    },
+    clearTimer(id) {
+      const timer = timers.get(id)
+      if (timer === undefined) return
+      timers.delete(id)
+      clearTimeout(timer.handle)
+    },
+    done: finishRun,
+    shouldInterrupt() {
+      if (guestSince === 0 || halted) return halted
+      if (guestMs + (performance.now() - guestSince) > data.computeMs) halted = true
+      return halted
+    },
   })
-  const variant = core.newVariant(base, { wasmModule: data.wasmModule, wasmMemory })
-  const wasm: QuickJSWASMModule = await core.newQuickJSWASMModuleFromVariant(variant)
-  runtime = wasm.newRuntime()
-  runtime.setMemoryLimit(data.memoryLimitBytes)
-  runtime.setMaxStackSize(data.maxStackBytes)
-  runtime.setInterruptHandler(() => {
-    if (guestSince === 0 || halted) return halted
-    if (guestMs + (performance.now() - guestSince) > data.computeMs) halted = true
-    return halted
-  })
-  vm = runtime.newContext()
-  const host = defineHostFunctions()
-  const factory = vm.unwrapResult(vm.evalCode(__GUEST_KERNEL_SOURCE__, 'run_code:kernel'))
-  const api = vm.unwrapResult(vm.callFunction(factory, vm.undefined, host))
-  factory.dispose()
-  host.dispose()
-  kernel = {
-    install: vm.getProp(api, 'install'),
-    run: vm.getProp(api, 'run'),
-    settle: vm.getProp(api, 'settle'),
-    fire: vm.getProp(api, 'fire'),
-    describe: vm.getProp(api, 'describeError'),
-  }
-  api.dispose()
+  runtime = engine.runtime
+  vm = engine.vm
+  kernel = engine.kernel
 }
 
 port.on('message', (message: { k?: unknown; r?: unknown } | null) => {
