@@ -162,7 +162,12 @@ function onTimer(id: number): void {
   const timer = timers.get(id)
   if (timer === undefined || done) return
   if (!timer.repeat) timers.delete(id)
-  enterGuest(() => vm.callFunction(kernel.fire, vm.undefined, vm.newNumber(id)))
+  enterGuest(() => {
+    const handle = vm.newNumber(id)
+    const result = vm.callFunction(kernel.fire, vm.undefined, handle)
+    handle.dispose()
+    return result
+  })
 }
 
 function toGuest(value: unknown): QuickJSHandle {
