@@ -107,6 +107,31 @@ describe('QuickJS engine limits', () => {
     expect(outcome).toEqual({ ok: true, logs: [], result: [] })
   })
 
+  it('sends tool arguments as strict JSON and names the path of what is not', async () => {
+    const { host, calls } = fakeHost(tools)
+    const outcome = await runtime.run(
+      request(
+        `const tries = [{ d: new Date(0) }, { list: [1, () => 1] }, { n: 1n }, { deep: { nan: NaN } }]
+         const out: string[] = []
+         for (const args of tries) { try { await tools.echo(args) } catch (e: any) { out.push(e.name + ': ' + e.message) } }
+         return out`,
+        ['echo'],
+      ),
+      host,
+    )
+    expect(outcome).toEqual({
+      ok: true,
+      logs: [],
+      result: [
+        'ToolCallError: arguments for echo are not JSON: a non-plain object at $.d',
+        'ToolCallError: arguments for echo are not JSON: a function at $.list[1]',
+        'ToolCallError: arguments for echo are not JSON: a BigInt at $.n',
+        'ToolCallError: arguments for echo are not JSON: a non-finite number at $.deep.nan',
+      ],
+    })
+    expect(calls).toEqual([])
+  })
+
   it('refuses import() before a worker is used', async () => {
     expect(await run('return await import("node:fs")')).toMatchObject({
       ok: false,

@@ -116,7 +116,7 @@ export function createKernel(host: GuestHost): GuestKernel {
     let ticket: number | string
     if (args === undefined) ticket = host.call(name, '')
     else {
-      const json = serialize(args, 'arguments for ' + name)
+      const json = serialize(args, 'arguments for ' + name + ' are not JSON')
       ticket = typeof json === 'string' ? host.call(name, json) : json.invalid
     }
     if (typeof ticket === 'number') {
@@ -128,7 +128,7 @@ export function createKernel(host: GuestHost): GuestKernel {
   }
 
   const complete = (value: unknown): void => {
-    const json = value === undefined ? undefined : serialize(value, 'the result')
+    const json = value === undefined ? undefined : serialize(value, 'the result is not JSON')
     if (json === undefined || typeof json === 'string') finish(0, json)
     else finish(2, json.invalid)
   }

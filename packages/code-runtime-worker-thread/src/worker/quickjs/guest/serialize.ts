@@ -33,15 +33,18 @@ function pathOf(frames: readonly Frame[], top: number): string {
   return path
 }
 
-/** Serialize `root` as strict JSON (see the module comment). Never throws for a value's shape. */
-export function serialize(root: unknown, what: string): string | NotJson {
+/**
+ * Serialize `root` as strict JSON (see the module comment). Never throws for a value's shape; a
+ * refusal reads `<refusal>: <problem> at <path>`.
+ */
+export function serialize(root: unknown, refusal: string): string | NotJson {
   const out: string[] = []
   let n = 0
   const frames: Frame[] = []
   let top = -1
   const active = new I.Set<object>()
   const invalid = (path: string, problem: string): NotJson =>
-    dataObject('invalid', what + ' is not JSON: ' + problem + ' at ' + path)
+    dataObject('invalid', refusal + ': ' + problem + ' at ' + path)
   const visit = (value: unknown): string | null => {
     switch (typeof value) {
       case 'string':
