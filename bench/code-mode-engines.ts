@@ -7,7 +7,10 @@
 // Workloads per engine: `return 1` runs 100 ms apart (p50/p95 ms); 1,000 sequential awaited
 // sub-calls and 1,000 under Promise.all (sub-calls/s, and the sequential rate as a ratio to each
 // floor); a compute-heavy program — sort 100k numbers, build and JSON.stringify a ~1 MB object —
-// through the runtime alone (ms, and the ratio quickjs / node-vm).
+// through the runtime alone (ms, and the ratio quickjs / node-vm); `return 1` with no warm
+// worker (the boot a warm worker hides); and the engine's wasm compile, done once on the host.
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
 import { Context } from '@deepseek-ai/cordis'
 import WorkerThreadCodeRuntime, {
@@ -133,6 +136,37 @@ const rows = Array.from({ length: 12_000 }, (_, i) => ({ id: i, name: 'row ' + i
 const text = JSON.stringify({ rows })
 return [xs[0], xs[xs.length - 1], text.length]`
 
+/** `return 1` with no warm worker: the run pays the worker's boot (spawn → engine ready). */
+async function coldStartMs(engine: CodeEngine): Promise<number> {
+  const runtime = createWorkerThreadRuntime({ engine, warmWorkers: 0 })
+  const host: CodeRunHost = { signal: new AbortController().signal, call: async () => null }
+  const samples: number[] = []
+  try {
+    for (let i = 0; i < 8; i++) {
+      await sleep(100)
+      const start = performance.now()
+      const outcome = await runtime.run({ code: 'return 1', description: 'cold', toolNames: [] }, host)
+      if (!outcome.ok) throw new Error(`${outcome.kind}: ${outcome.message}`)
+      samples.push(performance.now() - start)
+    }
+  } finally {
+    await runtime.dispose()
+  }
+  return percentile(samples, 50)
+}
+
+/** What a worker would pay to compile the engine itself, which the host does once instead. */
+function wasmCompileMs(): number {
+  const require = createRequire(import.meta.url)
+  const path = createRequire(require.resolve('@dsh/code-runtime-worker-thread')).resolve(
+    '@jitl/quickjs-wasmfile-release-sync/wasm',
+  )
+  const bytes = readFileSync(path)
+  const start = performance.now()
+  new WebAssembly.Module(bytes)
+  return performance.now() - start
+}
+
 async function computeMs(engine: CodeEngine): Promise<number> {
   const runtime = createWorkerThreadRuntime({ engine, warmWorkers: 1, computeMs: 120_000 })
   const host: CodeRunHost = { signal: new AbortController().signal, call: async () => null }
@@ -215,6 +249,12 @@ export default async function run(): Promise<BenchRow[]> {
     } finally {
       await ctx.fiber.dispose()
     }
+    rows.push({
+      workload,
+      metric: 'return 1, no warm worker (boot + run), p50',
+      value: await coldStartMs(engine),
+      unit: 'ms',
+    })
     compute[engine] = await computeMs(engine)
     rows.push({
       workload,
@@ -224,6 +264,13 @@ export default async function run(): Promise<BenchRow[]> {
       note: 'p50 of 3 runs, runtime only',
     })
   }
+  rows.push({
+    workload: 'code_mode_engine quickjs',
+    metric: 'compile the engine wasm (once per process on the host)',
+    value: wasmCompileMs(),
+    unit: 'ms',
+    note: 'saved per worker: the compiled Module is cloned to each',
+  })
   rows.push({
     workload: 'code_mode_engine compute ratio',
     metric: 'quickjs / node-vm (compute program)',
