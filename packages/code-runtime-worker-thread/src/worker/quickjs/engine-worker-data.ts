@@ -1,9 +1,5 @@
 /** What the host hands a QuickJS worker at spawn (`workerData`, structured-cloned). */
 export interface EngineWorkerData {
-  /** Absolute path of `quickjs-emscripten-core`'s CommonJS entry, resolved by the host. */
-  readonly corePath: string
-  /** Absolute path of the engine variant's CommonJS entry. */
-  readonly variantPath: string
   /** The engine's WebAssembly module, compiled once on the host and cloned to each worker. */
   readonly wasmModule: WebAssembly.Module
   /** The engine's allocation cap (`maxOldGenerationSizeMb` in bytes). */

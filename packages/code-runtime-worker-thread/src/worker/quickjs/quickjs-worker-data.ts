@@ -1,16 +1,16 @@
 /**
- * Host side of the QuickJS engine: locates the engine packages and compiles the engine's
- * WebAssembly module once per process, so a booting worker only instantiates it (a compiled
- * `WebAssembly.Module` is structured-cloned to workers without recompiling).
+ * Host side of the QuickJS engine: locates the engine's .wasm and compiles it once per
+ * process, so a booting worker only instantiates it (a compiled `WebAssembly.Module` is
+ * structured-cloned to workers without recompiling).
  */
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { EngineWorkerData } from './engine-worker-data'
 
 /**
- * The engine's stack cap. The release variant's WebAssembly stack is 5 MiB (`STACK_SIZE`); the
- * cap stays well below it so a deep recursion is QuickJS's catchable `InternalError: stack
- * overflow`, never a WebAssembly trap.
+ * The engine's stack cap. Engine frames also use the worker's native stack (WebAssembly calls),
+ * so the cap stays small enough that deep recursion is QuickJS's catchable `InternalError:
+ * stack overflow` long before the worker's own stack could overflow.
  */
 export const QUICKJS_MAX_STACK_BYTES = 1024 * 1024
 
@@ -21,19 +21,14 @@ const WasmModule = (
   globalThis as unknown as { WebAssembly: { Module: new (bytes: Uint8Array) => WebAssembly.Module } }
 ).WebAssembly.Module
 
-let located: { corePath: string; variantPath: string; wasmModule: WebAssembly.Module } | undefined
+let compiled: WebAssembly.Module | undefined
 
-function locate(): NonNullable<typeof located> {
-  if (located === undefined) {
-    const require = createRequire(import.meta.url)
-    // Both are direct dependencies of this package, so this module's resolver finds them, from
-    // src under vitest and from dist in an installed tarball alike.
-    const corePath = require.resolve('quickjs-emscripten-core')
-    const variantPath = require.resolve(VARIANT)
-    const wasmPath = require.resolve(`${VARIANT}/wasm`)
-    located = { corePath, variantPath, wasmModule: new WasmModule(readFileSync(wasmPath)) }
-  }
-  return located
+/** The engine's module, compiled on first use. */
+function engineModule(): WebAssembly.Module {
+  // The variant is a direct dependency of this package, so this module's resolver finds its
+  // .wasm from src under vitest and from dist in an installed tarball alike.
+  compiled ??= new WasmModule(readFileSync(createRequire(import.meta.url).resolve(`${VARIANT}/wasm`)))
+  return compiled
 }
 
 /** The `workerData` of a QuickJS worker with these limits. */
@@ -42,7 +37,7 @@ export function quickJSWorkerData(limits: {
   readonly computeMs: number
 }): EngineWorkerData {
   return {
-    ...locate(),
+    wasmModule: engineModule(),
     memoryLimitBytes: limits.maxOldGenerationSizeMb * 1024 * 1024,
     maxStackBytes: QUICKJS_MAX_STACK_BYTES,
     computeMs: limits.computeMs,

@@ -1,19 +1,21 @@
 /**
- * Sets up the QuickJS engine inside the worker: instantiates the host-compiled WebAssembly
+ * Sets up the QuickJS engine inside the worker (the embedding library and the variant's
+ * JavaScript glue are bundled into the worker source, so a booting worker resolves and loads
+ * no module files): instantiates the host-compiled WebAssembly
  * module in a memory whose maximum is the run's hard cap, creates the run's runtime and
  * context with their limits, and evaluates the guest kernel with five host functions that take
  * and return strings and numbers only — no host object or function is otherwise handed in.
  */
-import type {
-  QuickJSContext,
-  QuickJSHandle,
-  QuickJSRuntime,
-  QuickJSSyncVariant,
-  QuickJSWASMModule,
+import variant from '@jitl/quickjs-wasmfile-release-sync'
+import {
+  newQuickJSWASMModuleFromVariant,
+  newVariant,
+  type QuickJSContext,
+  type QuickJSHandle,
+  type QuickJSRuntime,
+  type QuickJSWASMModule,
 } from 'quickjs-emscripten-core'
 import type { EngineWorkerData } from './engine-worker-data'
-
-declare const require: (id: string) => unknown
 
 // The DOM-less lib the package compiles against declares WebAssembly's types, not its values.
 const WasmMemory = (
@@ -92,8 +94,6 @@ export async function startEngine(
   kernelSource: string,
   callbacks: EngineCallbacks,
 ): Promise<Engine> {
-  const core = require(data.corePath) as typeof import('quickjs-emscripten-core')
-  const base = (require(data.variantPath) as { default: QuickJSSyncVariant }).default
   // QuickJS's own accounting (setMemoryLimit) counts allocations, not their bytes, in this
   // build: large ArrayBuffers and strings pass it. The hard cap is the WebAssembly memory
   // itself — its maximum bounds every allocation, and the engine turns a failed grow into
@@ -102,8 +102,9 @@ export async function startEngine(
     initial: WASM_INITIAL_PAGES,
     maximum: Math.ceil((data.memoryLimitBytes + WASM_RESERVE_BYTES) / WASM_PAGE_BYTES),
   })
-  const variant = core.newVariant(base, { wasmModule: data.wasmModule, wasmMemory })
-  const wasm: QuickJSWASMModule = await core.newQuickJSWASMModuleFromVariant(variant)
+  const wasm: QuickJSWASMModule = await newQuickJSWASMModuleFromVariant(
+    newVariant(variant, { wasmModule: data.wasmModule, wasmMemory }),
+  )
   const runtime = wasm.newRuntime()
   runtime.setMemoryLimit(data.memoryLimitBytes)
   runtime.setMaxStackSize(data.maxStackBytes)
