@@ -14,19 +14,26 @@ export const DEFAULT_WORKER_THREAD_RUNTIME_CONFIG: ResolvedWorkerThreadRuntimeCo
   computeMs: 30_000,
   maxWallMs: 300_000,
   maxOutputBytes: 64 * 1024 * 1024,
+  maxLogLines: 10_000,
   maxOldGenerationSizeMb: 256,
   maxConcurrentRuns: 8,
   warmWorkers: 2,
+  isolation: 'thread',
 })
 
-type NumericKey = Exclude<keyof ResolvedWorkerThreadRuntimeConfig, 'engine'>
+type NumericKey = Exclude<keyof ResolvedWorkerThreadRuntimeConfig, 'engine' | 'isolation'>
 
-const engines: readonly CodeEngine[] = ['quickjs', 'node-vm']
+/** The keys whose value is one of a fixed set of names, with that set. */
+const choices: Readonly<Record<'engine' | 'isolation', readonly string[]>> = {
+  engine: ['quickjs', 'node-vm'] satisfies CodeEngine[],
+  isolation: ['thread', 'process'],
+}
 
 const bounds: Record<NumericKey, readonly [min: number, max: number]> = {
   computeMs: [1, MAX_TIMER_MS],
   maxWallMs: [1, MAX_TIMER_MS],
   maxOutputBytes: [1, Number.MAX_SAFE_INTEGER],
+  maxLogLines: [1, MAX_TIMER_MS],
   maxOldGenerationSizeMb: [16, 1_048_576],
   maxConcurrentRuns: [1, 1024],
   warmWorkers: [0, 64],
@@ -47,10 +54,11 @@ export function checkWorkerThreadRuntimeConfig(input: unknown): ConfigCheck {
   const value: Record<string, unknown> = { ...DEFAULT_WORKER_THREAD_RUNTIME_CONFIG }
   for (const key of Object.keys(input)) {
     const raw = (input as Record<string, unknown>)[key]
-    if (key === 'engine') {
+    if (key === 'engine' || key === 'isolation') {
       if (raw === undefined) continue
-      if (engines.includes(raw as CodeEngine)) value[key] = raw
-      else issues.push(`engine must be one of ${engines.map((name) => `"${name}"`).join(', ')}`)
+      const allowed = choices[key]
+      if (allowed.includes(raw as string)) value[key] = raw
+      else issues.push(`${key} must be one of ${allowed.map((name) => `"${name}"`).join(', ')}`)
       continue
     }
     if (!Object.hasOwn(bounds, key)) {

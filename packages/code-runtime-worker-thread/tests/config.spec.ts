@@ -12,6 +12,15 @@ describe('config', () => {
   it('applies the defaults, 64 MiB output among them', () => {
     expect(resolveWorkerThreadRuntimeConfig()).toEqual(DEFAULT_WORKER_THREAD_RUNTIME_CONFIG)
     expect(DEFAULT_WORKER_THREAD_RUNTIME_CONFIG.maxOutputBytes).toBe(64 * 1024 * 1024)
+    expect(DEFAULT_WORKER_THREAD_RUNTIME_CONFIG.maxLogLines).toBe(10_000)
+  })
+
+  it('accepts isolation thread or process, default thread, and refuses anything else', () => {
+    expect(DEFAULT_WORKER_THREAD_RUNTIME_CONFIG.isolation).toBe('thread')
+    expect(resolveWorkerThreadRuntimeConfig({ isolation: 'process' }).isolation).toBe('process')
+    for (const isolation of ['Process', 'vm', 1, null, true]) {
+      expect(() => resolveWorkerThreadRuntimeConfig({ isolation } as never)).toThrow(/isolation must be/)
+    }
   })
 
   it('accepts maxWallMs up to 2147483647 and refuses one more', () => {
@@ -45,10 +54,14 @@ describe('config', () => {
 
   it('hands a QuickJS worker the compiled engine and its limits', () => {
     const data = runWorkerOptions({ maxOldGenerationSizeMb: 48, engine: 'quickjs', computeMs: 700 })
-      .workerData as { memoryLimitBytes: number; computeMs: number; wasmModule: unknown }
+      .workerData as { memoryLimitBytes: number; computeMs: number; wasm: { module?: unknown } }
     expect(data.memoryLimitBytes).toBe(48 * 1024 * 1024)
     expect(data.computeMs).toBe(700)
-    expect(Object.prototype.toString.call(data.wasmModule)).toBe('[object WebAssembly.Module]')
+    expect(Object.prototype.toString.call(data.wasm.module)).toBe('[object WebAssembly.Module]')
+    // A worker in a run process of its own gets the bytes: a compiled module cannot cross IPC.
+    const portable = runWorkerOptions({ maxOldGenerationSizeMb: 48, engine: 'quickjs', isolation: 'process' })
+      .workerData as { wasm: { bytes?: unknown } }
+    expect(portable.wasm.bytes).toBeInstanceOf(ArrayBuffer)
     expect(runWorkerOptions({ maxOldGenerationSizeMb: 48, engine: 'node-vm' }).workerData).toBeUndefined()
   })
 

@@ -10,6 +10,8 @@ export {
 } from './compile-validator'
 export {
   isToolsError,
+  JsonBudgetError,
+  type JsonBudgetLimit,
   LosslessJsonError,
   SchemaDefinitionError,
   TOOLS_SCHEMA_ERROR_CODES,
@@ -42,7 +44,12 @@ export type {
   StringSchemaSpec,
   ValueSchemaSpec,
 } from './schema-spec'
-export { snapshotJson } from './snapshot-json'
+export {
+  type JsonSnapshot,
+  type SnapshotJsonOptions,
+  snapshotJson,
+  snapshotJsonMeasured,
+} from './snapshot-json'
 export type {
   JsonArray,
   JsonObject,

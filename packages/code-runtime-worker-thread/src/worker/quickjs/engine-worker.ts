@@ -32,6 +32,18 @@ let done = false
 let halted = false
 let limit = 0
 let bytes = 0
+let lineLimit = Number.POSITIVE_INFINITY
+let lineCount = 0
+// Log lines: the first EAGER_LINES of a guest turn are posted at once (a program that is then
+// stopped still shows what it printed); beyond that they travel in `logs` batches of at most
+// LOG_BATCH_LINES lines or LOG_BATCH_BYTES bytes, flushed at the end of the turn, so a flood of
+// lines costs the host one wake-up per batch instead of one per line.
+const EAGER_LINES = 64
+const LOG_BATCH_LINES = 1024
+const LOG_BATCH_BYTES = 65_536
+let eagerLeft = EAGER_LINES
+let logBatch: string[] = []
+let logBatchBytes = 0
 let nextCallId = 0
 let outstanding = 0
 let outbox: unknown[] = []
@@ -54,6 +66,7 @@ function finishRun(status: number, payload: string | undefined): void {
   }
   // As in the node:vm bootstrap: process.exit() in a worker is V8's TerminateExecution, so
   // nothing runs after the completion message (the host settles on it).
+  flushLogs()
   post({ k: 'done', s, v })
   process.exit(0)
 }
@@ -71,6 +84,8 @@ function enterGuest(action: () => GuestResult): void {
   } finally {
     guestMs += performance.now() - guestSince
     guestSince = 0
+    eagerLeft = EAGER_LINES
+    flushLogs()
     flush()
   }
 }
@@ -147,15 +162,36 @@ function hostCall(name: string, argsJson: string): number | string {
   return id
 }
 
+function flushLogs(): void {
+  if (logBatch.length === 0) return
+  const lines = logBatch
+  logBatch = []
+  logBatchBytes = 0
+  post({ k: 'logs', l: lines })
+}
+
 function hostLog(line: string): void {
   if (done) return
-  // Every line costs at least one byte, so empty lines cannot flood the host for free.
-  bytes += Math.max(1, Buffer.byteLength(line, 'utf8'))
+  // As the host counts it: the line's UTF-8 size plus its line break, so empty lines count too.
+  const size = Buffer.byteLength(line, 'utf8') + 1
+  bytes += size
+  lineCount += 1
+  if (lineCount > lineLimit) {
+    finishRun(DoneStatus.OUTPUT_LIMIT, `output exceeded maxLogLines (${lineLimit} lines)`)
+    return
+  }
   if (bytes > limit) {
     finishRun(DoneStatus.OUTPUT_LIMIT, `output exceeded maxOutputBytes (${limit} bytes)`)
     return
   }
-  post({ k: 'log', l: line })
+  if (eagerLeft > 0 && logBatch.length === 0) {
+    eagerLeft -= 1
+    post({ k: 'log', l: line })
+    return
+  }
+  logBatch.push(line)
+  logBatchBytes += size
+  if (logBatch.length >= LOG_BATCH_LINES || logBatchBytes >= LOG_BATCH_BYTES) flushLogs()
 }
 
 function onTimer(id: number): void {
@@ -198,10 +234,11 @@ function settle(r: unknown): void {
   })
 }
 
-function startRun(message: { code?: unknown; names?: unknown; limit?: unknown }): void {
+function startRun(message: { code?: unknown; names?: unknown; limit?: unknown; lines?: unknown }): void {
   if (started) return
   started = true
   limit = typeof message.limit === 'number' ? message.limit : 0
+  if (typeof message.lines === 'number') lineLimit = message.lines
   if (typeof message.code !== 'string' || typeof message.names !== 'string') {
     finishRun(DoneStatus.EXCEPTION, 'malformed run request')
     return

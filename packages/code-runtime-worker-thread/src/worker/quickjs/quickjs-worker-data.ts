@@ -21,23 +21,37 @@ const WasmModule = (
   globalThis as unknown as { WebAssembly: { Module: new (bytes: Uint8Array) => WebAssembly.Module } }
 ).WebAssembly.Module
 
+let bytes: Uint8Array | undefined
 let compiled: WebAssembly.Module | undefined
+
+/** The engine's `.wasm` bytes, read on first use. */
+function engineBytes(): Uint8Array {
+  // The variant is a direct dependency of this package, so this module's resolver finds its
+  // .wasm from src under vitest and from dist in an installed tarball alike.
+  bytes ??= readFileSync(createRequire(import.meta.url).resolve(`${VARIANT}/wasm`))
+  return bytes
+}
 
 /** The engine's module, compiled on first use. */
 function engineModule(): WebAssembly.Module {
-  // The variant is a direct dependency of this package, so this module's resolver finds its
-  // .wasm from src under vitest and from dist in an installed tarball alike.
-  compiled ??= new WasmModule(readFileSync(createRequire(import.meta.url).resolve(`${VARIANT}/wasm`)))
+  compiled ??= new WasmModule(engineBytes())
   return compiled
+}
+
+/** The engine's bytes in an ArrayBuffer of their own (a worker in another process compiles them). */
+function engineBinary(): ArrayBuffer {
+  const view = engineBytes()
+  return view.buffer.slice(view.byteOffset, view.byteOffset + view.byteLength) as ArrayBuffer
 }
 
 /** The `workerData` of a QuickJS worker with these limits. */
 export function quickJSWorkerData(limits: {
   readonly maxOldGenerationSizeMb: number
   readonly computeMs: number
+  readonly isolation?: 'thread' | 'process'
 }): EngineWorkerData {
   return {
-    wasmModule: engineModule(),
+    wasm: limits.isolation === 'process' ? { bytes: engineBinary() } : { module: engineModule() },
     memoryLimitBytes: limits.maxOldGenerationSizeMb * 1024 * 1024,
     maxStackBytes: QUICKJS_MAX_STACK_BYTES,
     computeMs: limits.computeMs,

@@ -103,7 +103,10 @@ export async function startEngine(
     maximum: Math.ceil((data.memoryLimitBytes + WASM_RESERVE_BYTES) / WASM_PAGE_BYTES),
   })
   const wasm: QuickJSWASMModule = await newQuickJSWASMModuleFromVariant(
-    newVariant(variant, { wasmModule: data.wasmModule, wasmMemory }),
+    newVariant(variant, {
+      ...('module' in data.wasm ? { wasmModule: data.wasm.module } : { wasmBinary: data.wasm.bytes }),
+      wasmMemory,
+    }),
   )
   const runtime = wasm.newRuntime()
   runtime.setMemoryLimit(data.memoryLimitBytes)
