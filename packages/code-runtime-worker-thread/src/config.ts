@@ -3,13 +3,14 @@
  * standard-schema object that cordis applies to plugin config.
  */
 import { WorkerRuntimeConfigError } from './errors'
-import type { ResolvedWorkerThreadRuntimeConfig, WorkerThreadRuntimeConfig } from './types'
+import type { CodeEngine, ResolvedWorkerThreadRuntimeConfig, WorkerThreadRuntimeConfig } from './types'
 
 /** Largest delay a Node timer accepts (2^31 - 1 ms). */
 export const MAX_TIMER_MS = 2_147_483_647
 
 /** The defaults {@link resolveWorkerThreadRuntimeConfig} applies. */
 export const DEFAULT_WORKER_THREAD_RUNTIME_CONFIG: ResolvedWorkerThreadRuntimeConfig = Object.freeze({
+  engine: 'quickjs',
   computeMs: 30_000,
   maxWallMs: 300_000,
   maxOutputBytes: 64 * 1024 * 1024,
@@ -20,11 +21,15 @@ export const DEFAULT_WORKER_THREAD_RUNTIME_CONFIG: ResolvedWorkerThreadRuntimeCo
   isolation: 'thread',
 })
 
-type Key = Exclude<keyof ResolvedWorkerThreadRuntimeConfig, 'isolation'>
+type NumericKey = Exclude<keyof ResolvedWorkerThreadRuntimeConfig, 'engine' | 'isolation'>
 
-const isolations: ReadonlySet<unknown> = new Set(['thread', 'process'])
+/** The keys whose value is one of a fixed set of names, with that set. */
+const choices: Readonly<Record<'engine' | 'isolation', readonly string[]>> = {
+  engine: ['quickjs', 'node-vm'] satisfies CodeEngine[],
+  isolation: ['thread', 'process'],
+}
 
-const bounds: Record<Key, readonly [min: number, max: number]> = {
+const bounds: Record<NumericKey, readonly [min: number, max: number]> = {
   computeMs: [1, MAX_TIMER_MS],
   maxWallMs: [1, MAX_TIMER_MS],
   maxOutputBytes: [1, Number.MAX_SAFE_INTEGER],
@@ -48,20 +53,20 @@ export function checkWorkerThreadRuntimeConfig(input: unknown): ConfigCheck {
   const issues: string[] = []
   const value: Record<string, unknown> = { ...DEFAULT_WORKER_THREAD_RUNTIME_CONFIG }
   for (const key of Object.keys(input)) {
-    if (key === 'isolation') {
-      const raw = (input as Record<string, unknown>)[key]
+    const raw = (input as Record<string, unknown>)[key]
+    if (key === 'engine' || key === 'isolation') {
       if (raw === undefined) continue
-      if (isolations.has(raw)) value[key] = raw
-      else issues.push(`isolation must be 'thread' or 'process'`)
+      const allowed = choices[key]
+      if (allowed.includes(raw as string)) value[key] = raw
+      else issues.push(`${key} must be one of ${allowed.map((name) => `"${name}"`).join(', ')}`)
       continue
     }
     if (!Object.hasOwn(bounds, key)) {
       issues.push(`unknown option "${key}"`)
       continue
     }
-    const raw = (input as Record<string, unknown>)[key]
     if (raw === undefined) continue
-    const [min, max] = bounds[key as Key]
+    const [min, max] = bounds[key as NumericKey]
     if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < min || raw > max) {
       issues.push(`${key} must be an integer between ${min} and ${max}`)
       continue

@@ -15,6 +15,7 @@ export {
   WorkerRuntimeErrorCode,
 } from './errors'
 export type {
+  CodeEngine,
   JsonValue,
   ResolvedWorkerThreadRuntimeConfig,
   WorkerRuntimeStats,

@@ -8,10 +8,20 @@ import type { CodeRunHost } from '@dsh/tools-codemode'
 export type JsonValue = Awaited<ReturnType<CodeRunHost['call']>>
 
 /**
+ * The engine programs run in. `'quickjs'` (the default) is QuickJS compiled to WebAssembly inside
+ * the worker: an isolation boundary by construction. `'node-vm'` is a `node:vm` context in the
+ * worker: faster for compute-heavy programs, but containment only, not a security boundary —
+ * use it for trusted programs.
+ */
+export type CodeEngine = 'quickjs' | 'node-vm'
+
+/**
  * Configuration of the worker-thread runtime, as a user writes it. Every field is optional;
  * {@link resolveWorkerThreadRuntimeConfig} validates it and fills in the defaults.
  */
 export interface WorkerThreadRuntimeConfig {
+  /** The engine programs run in (default `'quickjs'`); see {@link CodeEngine}. */
+  readonly engine?: CodeEngine
   /**
    * Budget of measured busy time per run, in milliseconds (default 30 000). Only time the
    * worker's event loop spends running — the program, its microtasks, message handling — counts;
@@ -32,7 +42,13 @@ export interface WorkerThreadRuntimeConfig {
    * well as by `maxOutputBytes`. Exceeding it ends the run as `output-limit`.
    */
   readonly maxLogLines?: number
-  /** V8 old-generation heap cap of each worker, in MiB (default 256, at least 16). Exhausting it ends the run as `worker-exit`. */
+  /**
+   * Memory cap of each run, in MiB (default 256, at least 16). With `quickjs` it is the engine's
+   * allocation limit — every object, string, ArrayBuffer and typed array — and exhausting it
+   * throws `InternalError: out of memory` inside the program (uncaught: `exception`); the worker's
+   * V8 heap is capped at the same size. With `node-vm` it is the worker's V8 old-generation heap
+   * cap, and exhausting it ends the run as `worker-exit`.
+   */
   readonly maxOldGenerationSizeMb?: number
   /**
    * How many run workers may be alive at once (default 8): running a program, or exiting after
@@ -53,6 +69,7 @@ export interface WorkerThreadRuntimeConfig {
 
 /** A validated {@link WorkerThreadRuntimeConfig} with every default applied. */
 export interface ResolvedWorkerThreadRuntimeConfig {
+  readonly engine: CodeEngine
   readonly computeMs: number
   readonly maxWallMs: number
   readonly maxOutputBytes: number

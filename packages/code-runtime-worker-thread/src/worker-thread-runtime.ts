@@ -36,7 +36,12 @@ export class WorkerThreadRuntime implements CodeRuntime {
   constructor(config?: WorkerThreadRuntimeConfig | null) {
     this.config = resolveWorkerThreadRuntimeConfig(config)
     this.#pool = new WorkerPool(
-      { maxOldGenerationSizeMb: this.config.maxOldGenerationSizeMb, isolation: this.config.isolation },
+      {
+        maxOldGenerationSizeMb: this.config.maxOldGenerationSizeMb,
+        engine: this.config.engine,
+        computeMs: this.config.computeMs,
+        isolation: this.config.isolation,
+      },
       this.config.warmWorkers,
     )
     this.#slots = new Semaphore(this.config.maxConcurrentRuns)

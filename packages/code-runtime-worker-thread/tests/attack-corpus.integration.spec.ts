@@ -6,13 +6,17 @@
  * budget, and nothing outside the boundary (planted secrets, a file outside the workspace, a
  * hidden tool, a process) is reached.
  *
- * CI runs a fast subset; `DSH_CORPUS=full` runs every attack. Attacks that need a fix in another
- * package are expected failures (full corpus only); attacks the node:vm engine does not contain
- * (see the README's trust posture) are skipped for that engine. Each says why in its name.
+ * CI runs a subset — every attack on QuickJS, whose containment of the crash lines, off-heap
+ * memory and the uninterruptible sort in thread isolation is the point of the engine, plus the
+ * FinalizationRegistry escape on node:vm and one crash line under process isolation (each host
+ * costs seconds of boot); `DSH_CORPUS=full` runs every attack on both engines. Attacks the node:vm
+ * engine does not contain in a thread (see the README's trust posture) are skipped for it, saying
+ * why, and asserted under `isolation: 'process'` instead.
  */
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import type { CodeEngine } from '../src/index'
 import type { AttackReport } from './fixtures/attack-host'
 import { ATTACKS, type Attack } from './fixtures/attacks'
 import { ENGINES, isNodeVmEngine } from './fixtures/engines'
@@ -32,6 +36,9 @@ const NODE_VM_UNCONTAINED: Readonly<Record<string, string>> = {
   'off-heap memory: 1.2 GB of ArrayBuffers': 'ArrayBuffer memory is outside the worker heap cap',
   'uninterruptible sort past computeMs': 'a running builtin cannot be terminated; its buffer is off-heap',
 }
+
+/** The one attack CI runs against node:vm: the escape its bootstrap was hardened against. */
+const NODE_VM_CI_ATTACK = 'escape through a FinalizationRegistry callback and util.inspect'
 
 const hostScript = fileURLToPath(new URL('./fixtures/attack-host.ts', import.meta.url))
 const packageDir = fileURLToPath(new URL('..', import.meta.url))
@@ -57,7 +64,7 @@ async function withSlot<T>(body: () => Promise<T>): Promise<T> {
   }
 }
 
-function runHost(attack: Attack, engine: string | undefined, isolation?: 'process'): Promise<HostExit> {
+function runHost(attack: Attack, engine: CodeEngine, isolation?: 'process'): Promise<HostExit> {
   return withSlot(
     () =>
       new Promise((resolve) => {
@@ -110,7 +117,7 @@ function expectContained(exit: HostExit): void {
 }
 
 for (const engine of ENGINES) {
-  describe(`attack corpus, engine ${engine ?? 'default'}`, () => {
+  describe(`attack corpus, engine ${engine}`, () => {
     for (const attack of ATTACKS) {
       const uncontained = isNodeVmEngine(engine) ? NODE_VM_UNCONTAINED[attack.name] : undefined
       if (uncontained !== undefined) {
@@ -120,19 +127,9 @@ for (const engine of ENGINES) {
         it.skip(`${attack.name} (not contained by node:vm: ${uncontained})`, () => {})
         continue
       }
-      const dependency = attack.dependsOn
-      const title =
-        dependency === undefined ? attack.name : `${attack.name} (expected to fail until ${dependency})`
-      // A bridge-level attack runs only in the full corpus: until its fix lands it exhausts the
-      // host (gigabytes of memory, or a kill timeout), which a CI run should not pay for.
-      const run = FULL || (!attack.slow && dependency === undefined)
-      const options = {
-        concurrent: true,
-        fails: dependency !== undefined,
-        skip: !run,
-        timeout: 4 * KILL_AFTER_MS,
-      }
-      it(title, options, async () => {
+      // CI: every attack on QuickJS; on node:vm only its own escape (the full corpus runs all).
+      const run = FULL || !isNodeVmEngine(engine) || attack.name === NODE_VM_CI_ATTACK
+      it(attack.name, { concurrent: true, skip: !run, timeout: 4 * KILL_AFTER_MS }, async () => {
         expectContained(await runHost(attack, engine))
       })
     }
@@ -141,11 +138,10 @@ for (const engine of ENGINES) {
 
 describe('attack corpus, node:vm with isolation: process', () => {
   // What a worker thread cannot contain, a process of its own does: each such attack must now
-  // end its run with the host alive and within its budgets. (The node-vm engine name is passed
-  // only once the engine key exists; until then the default engine is node:vm.)
-  const engine = ENGINES.includes('node-vm') ? 'node-vm' : undefined
+  // end its run with the host alive and within its budgets.
+  const engine: CodeEngine = 'node-vm'
   for (const attack of ATTACKS.filter((candidate) => NODE_VM_UNCONTAINED[candidate.name] !== undefined)) {
-    const run = FULL || attack.name.startsWith('crash line')
+    const run = FULL || attack.name === 'crash line: new Array(2**27).fill(0)'
     it(attack.name, { concurrent: true, skip: !run, timeout: 4 * KILL_AFTER_MS }, async () => {
       expectContained(await runHost(attack, engine, 'process'))
     })

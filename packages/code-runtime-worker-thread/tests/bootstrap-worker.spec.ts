@@ -1,26 +1,46 @@
 /**
- * The worker's privileged side, driven directly over its port: how it batches a flood of log
- * lines, and that its uncaught-exception path never touches the thrown value.
+ * The worker's privileged side of each engine, driven directly over its port: how it batches a
+ * flood of log lines and enforces the run's byte and line limits, and (node:vm) that its
+ * uncaught-exception path never touches the thrown value.
  */
 import { Worker } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
+import type { CodeEngine } from '../src/index'
 import { runWorkerOptions } from '../src/pool/worker-handle'
 import { wrapProgram } from '../src/strip/wrap-program'
 import { BOOTSTRAP_SOURCE } from '../src/worker/bootstrap-source'
+import { QUICKJS_WORKER_SOURCE } from '../src/worker/quickjs/generated/quickjs-worker-source'
+import { ENGINES } from './fixtures/engines'
 
 type Message = { k: string; l?: unknown; c?: unknown[]; s?: number; v?: string }
 
-/** Boot a worker from `source`, run `program` (plain JavaScript) and collect every message until it exits. */
-async function drive(program: string, options: { limit?: number; source?: string } = {}): Promise<Message[]> {
-  const worker = new Worker(
-    options.source ?? BOOTSTRAP_SOURCE,
-    runWorkerOptions({ maxOldGenerationSizeMb: 64 }),
-  )
+interface DriveOptions {
+  readonly engine?: CodeEngine
+  readonly limit?: number
+  readonly lines?: number
+  readonly source?: string
+}
+
+function spawn(options: DriveOptions): Worker {
+  const engine = options.engine ?? 'node-vm'
+  const source = options.source ?? (engine === 'quickjs' ? QUICKJS_WORKER_SOURCE : BOOTSTRAP_SOURCE)
+  return new Worker(source, runWorkerOptions({ engine, maxOldGenerationSizeMb: 64, computeMs: 60_000 }))
+}
+
+/** Boot a worker, run `program` (plain JavaScript) and collect every message until it exits. */
+async function drive(program: string, options: DriveOptions = {}): Promise<Message[]> {
+  const worker = spawn(options)
   const messages: Message[] = []
   worker.on('message', (message: Message) => {
     messages.push(message)
     if (message.k === 'ready') {
-      worker.postMessage({ k: 'run', code: wrapProgram(program), names: '[]', limit: options.limit ?? 1e9 })
+      worker.postMessage({
+        k: 'run',
+        code: wrapProgram(program),
+        names: '[]',
+        limit: options.limit ?? 1e9,
+        ...(options.lines === undefined ? {} : { lines: options.lines }),
+      })
     }
   })
   await new Promise((resolve) => worker.once('exit', resolve))
@@ -30,9 +50,9 @@ async function drive(program: string, options: { limit?: number; source?: string
 const linesOf = (messages: Message[]) =>
   messages.flatMap((m) => (m.k === 'log' ? [m.l] : m.k === 'logs' ? (m.l as string[]) : []))
 
-describe('log lines from the worker', () => {
+describe.each(ENGINES)('log lines from the worker (%s)', (engine) => {
   it('batches a flood of lines into few messages, in order, none lost', async () => {
-    const messages = await drive('for (let i = 0; i < 100000; i++) console.log(String(i))')
+    const messages = await drive('for (let i = 0; i < 100000; i++) console.log(String(i))', { engine })
     const lines = linesOf(messages)
     expect(lines).toHaveLength(100_000)
     expect(lines.every((line, i) => line === String(i))).toBe(true)
@@ -42,7 +62,7 @@ describe('log lines from the worker', () => {
   })
 
   it('posts the first lines of a turn at once, so a program stuck afterwards still shows them', async () => {
-    const worker = new Worker(BOOTSTRAP_SOURCE, runWorkerOptions({ maxOldGenerationSizeMb: 64 }))
+    const worker = spawn({ engine })
     const lines: unknown[] = []
     await new Promise<void>((resolve) => {
       worker.on('message', (message: Message) => {
@@ -65,6 +85,7 @@ describe('log lines from the worker', () => {
       ['é', 3],
     ] as const) {
       const messages = await drive(`for (let i = 0; i < 1e7; i++) console.log(${JSON.stringify(text)})`, {
+        engine,
         limit: 3000,
       })
       expect(linesOf(messages)).toHaveLength(Math.floor(3000 / cost))
@@ -75,14 +96,31 @@ describe('log lines from the worker', () => {
   it('sends pending lines before a call and before the completion', async () => {
     const messages = await drive(
       'for (let i = 0; i < 200; i++) console.log("a")\nconsole.log("last")\nreturn 1',
+      { engine },
     )
     const kinds = messages.map((m) => m.k)
     expect(kinds.lastIndexOf('logs')).toBeLessThan(kinds.indexOf('done'))
     expect(linesOf(messages).at(-1)).toBe('last')
   })
+
+  it("stops at the run message's line limit, whatever the lines cost in bytes", async () => {
+    for (const text of ['', 'a longer line']) {
+      const messages = await drive(`for (let i = 0; i < 1e7; i++) console.log(${JSON.stringify(text)})`, {
+        engine,
+        lines: 700,
+      })
+      expect(linesOf(messages)).toHaveLength(700)
+      expect(messages.at(-1)).toEqual({ k: 'done', s: 3, v: 'output exceeded maxLogLines (700 lines)' })
+    }
+    const within = await drive('for (let i = 0; i < 700; i++) console.log(i)\nreturn 1', {
+      engine,
+      lines: 700,
+    })
+    expect(within.at(-1)).toEqual({ k: 'done', s: 0, v: '1' })
+  })
 })
 
-describe('uncaught exceptions in the worker', () => {
+describe('uncaught exceptions in the node:vm worker', () => {
   it('never touch the thrown value (no property read, conversion or inspection)', async () => {
     // A value whose every access reports itself: a property read, a conversion to a string or
     // primitive, and util.inspect (which reads Symbol.for('nodejs.util.inspect.custom')) all

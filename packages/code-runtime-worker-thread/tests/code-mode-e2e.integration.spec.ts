@@ -113,8 +113,14 @@ describe('Code Mode with worker threads', () => {
     ['output-limit', { maxOutputBytes: 1024 }, "console.log('x'.repeat(4096))", 'output-limit'],
     ['invalid-output', {}, 'return { big: 1n }', 'invalid-output'],
     [
-      'worker-exit (heap cap)',
+      'exception (QuickJS memory cap)',
       { maxOldGenerationSizeMb: 16 },
+      'const keep = []\nwhile (true) keep.push(new Uint8Array(1 << 20))',
+      'exception',
+    ],
+    [
+      'worker-exit (node-vm heap cap)',
+      { engine: 'node-vm', maxOldGenerationSizeMb: 16 },
       'const keep = []\nwhile (true) keep.push(new Array(100000).fill({ a: 1 }))',
       'worker-exit',
     ],

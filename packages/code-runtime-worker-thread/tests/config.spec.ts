@@ -42,6 +42,29 @@ describe('config', () => {
     expect((caught as WorkerRuntimeConfigError).issues).toHaveLength(3)
   })
 
+  it('defaults to the QuickJS engine, accepts node-vm, and refuses any other engine', () => {
+    expect(resolveWorkerThreadRuntimeConfig().engine).toBe('quickjs')
+    expect(resolveWorkerThreadRuntimeConfig({ engine: 'node-vm' }).engine).toBe('node-vm')
+    for (const engine of ['v8', 'QuickJS', '', 1, null]) {
+      expect(() => resolveWorkerThreadRuntimeConfig({ engine } as never)).toThrow(
+        /engine must be one of "quickjs", "node-vm"/,
+      )
+    }
+  })
+
+  it('hands a QuickJS worker the compiled engine and its limits', () => {
+    const data = runWorkerOptions({ maxOldGenerationSizeMb: 48, engine: 'quickjs', computeMs: 700 })
+      .workerData as { memoryLimitBytes: number; computeMs: number; wasm: { module?: unknown } }
+    expect(data.memoryLimitBytes).toBe(48 * 1024 * 1024)
+    expect(data.computeMs).toBe(700)
+    expect(Object.prototype.toString.call(data.wasm.module)).toBe('[object WebAssembly.Module]')
+    // A worker in a run process of its own gets the bytes: a compiled module cannot cross IPC.
+    const portable = runWorkerOptions({ maxOldGenerationSizeMb: 48, engine: 'quickjs', isolation: 'process' })
+      .workerData as { wasm: { bytes?: unknown } }
+    expect(portable.wasm.bytes).toBeInstanceOf(ArrayBuffer)
+    expect(runWorkerOptions({ maxOldGenerationSizeMb: 48, engine: 'node-vm' }).workerData).toBeUndefined()
+  })
+
   it('exposes a standard-schema validator for cordis', () => {
     const ok = WorkerThreadRuntimeConfigSchema['~standard'].validate({ maxConcurrentRuns: 2 })
     expect(ok).toEqual({ value: { ...DEFAULT_WORKER_THREAD_RUNTIME_CONFIG, maxConcurrentRuns: 2 } })

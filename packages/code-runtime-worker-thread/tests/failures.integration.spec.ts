@@ -1,15 +1,9 @@
-import { afterAll, describe, expect, it } from 'vitest'
-import { createWorkerThreadRuntime } from '../src/index'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createWorkerThreadRuntime, type WorkerThreadRuntime } from '../src/index'
+import { ENGINES } from './fixtures/engines'
 import { fakeHost, request } from './fixtures/host'
 
-const runtime = createWorkerThreadRuntime({
-  warmWorkers: 1,
-  computeMs: 1_000,
-  maxWallMs: 4_000,
-  maxOutputBytes: 4_096,
-  maxOldGenerationSizeMb: 32,
-})
-afterAll(() => runtime.dispose())
+let runtime: WorkerThreadRuntime
 
 const never = () => new Promise<never>(() => {})
 const tools = { slow: never, echo: async (args: unknown) => args as never }
@@ -21,7 +15,19 @@ async function expectNoWorkerRunning() {
   expect(runtime.stats().liveWorkers).toBeLessThanOrEqual(1)
 }
 
-describe('failure kinds', () => {
+describe.each(ENGINES)('failure kinds (%s)', (engine) => {
+  beforeAll(() => {
+    runtime = createWorkerThreadRuntime({
+      engine,
+      warmWorkers: 1,
+      computeMs: 1_000,
+      maxWallMs: 4_000,
+      maxOutputBytes: 4_096,
+      maxOldGenerationSizeMb: 32,
+    })
+  })
+  afterAll(() => runtime.dispose())
+
   it('exception: an uncaught throw, without spawning for a type-strip failure', async () => {
     const { host } = fakeHost(tools)
     expect(await runtime.run(request('console.log("before")\nthrow new TypeError("bad")'), host)).toEqual({
@@ -158,24 +164,34 @@ describe('failure kinds', () => {
     expect(outcome).toEqual({ ok: true, logs: [], result: { v: 1, n: null } })
   })
 
-  it('worker-exit: an allocation bomb hits the heap cap; the host stays alive', async () => {
+  // node:vm: the V8 heap cap kills the worker. QuickJS: the engine's allocation cap throws inside
+  // the program, so the run is a clean exception and the worker ends normally.
+  const bomb =
+    engine === 'node-vm'
+      ? {
+          kind: 'worker-exit',
+          code: 'const keep: unknown[] = []\nwhile (true) keep.push(new Array(1_000_000).fill(keep.length + 0.5))',
+          message: /out of memory/,
+        }
+      : {
+          kind: 'exception',
+          code: 'const keep: unknown[] = []\nwhile (true) keep.push(new Float64Array(1 << 17).fill(keep.length))',
+          message: /^InternalError: out of memory/,
+        }
+  it(`${bomb.kind}: an allocation bomb hits the memory cap; the host stays alive`, async () => {
     const capped = createWorkerThreadRuntime({
+      engine,
       warmWorkers: 0,
       computeMs: 60_000,
       maxOldGenerationSizeMb: 32,
     })
     try {
       const { host } = fakeHost(tools)
-      const outcome = await capped.run(
-        request(
-          'const keep: unknown[] = []\nwhile (true) keep.push(new Array(1_000_000).fill(keep.length + 0.5))',
-        ),
-        host,
-      )
+      const outcome = await capped.run(request(bomb.code), host)
       expect(outcome).toMatchObject({
         ok: false,
-        kind: 'worker-exit',
-        message: expect.stringMatching(/out of memory/),
+        kind: bomb.kind,
+        message: expect.stringMatching(bomb.message),
       })
       await capped.whenIdle()
       expect(capped.stats().liveWorkers).toBe(0)

@@ -4,19 +4,22 @@
  * the run, a fatal V8 error ends only its own process, and no process outlives the runtime.
  */
 import { readdirSync, readFileSync } from 'node:fs'
-import { afterAll, describe, expect, it } from 'vitest'
-import { createWorkerThreadRuntime } from '../src/index'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type CodeEngine, createWorkerThreadRuntime, type WorkerThreadRuntime } from '../src/index'
+import { ENGINES } from './fixtures/engines'
 import { fakeHost, request } from './fixtures/host'
 
-// No warm processes here, so the dispose test below sees only its own runtime's processes.
-const runtime = createWorkerThreadRuntime({
-  isolation: 'process',
-  warmWorkers: 0,
-  maxOldGenerationSizeMb: 64,
-  computeMs: 5_000,
-  maxWallMs: 60_000,
-})
-afterAll(() => runtime.dispose())
+// No warm processes here, so the dispose tests see only their own runtime's processes.
+function processRuntime(engine: CodeEngine): WorkerThreadRuntime {
+  return createWorkerThreadRuntime({
+    engine,
+    isolation: 'process',
+    warmWorkers: 0,
+    maxOldGenerationSizeMb: 64,
+    computeMs: 5_000,
+    maxWallMs: 60_000,
+  })
+}
 
 /** Run processes (the relay's `-e` source names its boot message) whose parent is this process. */
 function runProcesses(): number[] {
@@ -36,7 +39,13 @@ function runProcesses(): number[] {
   return found
 }
 
-describe('process isolation', () => {
+describe.each(ENGINES)('process isolation (%s)', (engine) => {
+  let runtime: WorkerThreadRuntime
+  beforeAll(() => {
+    runtime = processRuntime(engine)
+  })
+  afterAll(() => runtime.dispose())
+
   it('runs programs with tool calls and logs as threads do', async () => {
     const { host, calls } = fakeHost({ echo: async (args) => args as never })
     const outcome = await runtime.run(
@@ -49,8 +58,63 @@ describe('process isolation', () => {
     expect(calls).toEqual([{ name: 'echo', args: { a: [1, 2] } }])
   })
 
+  // The run process compiles the engine's bytes itself (a compiled module cannot cross IPC); the
+  // engine's own memory cap holds inside it.
+  it.runIf(engine === 'quickjs')('keeps the engine memory cap: off-heap memory is an exception', async () => {
+    const { host } = fakeHost({})
+    const outcome = await runtime.run(
+      request(
+        'const keep: Uint8Array[] = []\nfor (let i = 0; i < 40; i++) keep.push(new Uint8Array(32 * 1024 * 1024))\nreturn keep.length',
+      ),
+      host,
+    )
+    expect(outcome).toMatchObject({
+      ok: false,
+      kind: 'exception',
+      message: expect.stringMatching(/out of memory/),
+    })
+  })
+
+  it('fails the run at once on arguments the host cannot deserialize', async () => {
+    const { host, calls } = fakeHost({ echo: async () => 1 })
+    const outcome = await runtime.run(
+      request('let v: any = 1\nfor (let i = 0; i < 12000; i++) v = [v]\nreturn await tools.echo({ v })', [
+        'echo',
+      ]),
+      host,
+    )
+    expect(outcome).toMatchObject({ ok: false, kind: 'exception' })
+    expect(calls).toHaveLength(0)
+  })
+
+  it('leaves no process behind once disposed', async () => {
+    await runtime.whenIdle()
+    const before = runProcesses()
+    const own = createWorkerThreadRuntime({ engine, isolation: 'process', warmWorkers: 2 })
+    const { host } = fakeHost({})
+    expect(await own.run(request('return 1'), host)).toMatchObject({ ok: true, result: 1 })
+    const owned = runProcesses().filter((pid) => !before.includes(pid))
+    expect(owned.length).toBeGreaterThan(0)
+    await own.dispose()
+    expect(own.stats().liveWorkers).toBe(0)
+    expect(runProcesses().filter((pid) => owned.includes(pid))).toEqual([])
+  })
+})
+
+describe('process isolation contains what a node:vm thread cannot', () => {
+  let runtime: WorkerThreadRuntime
+  beforeAll(() => {
+    runtime = processRuntime('node-vm')
+  })
+  afterAll(() => runtime.dispose())
+
   it('ends a run whose engine hits a fatal V8 error as worker-exit; the host lives on', async () => {
-    const patient = createWorkerThreadRuntime({ isolation: 'process', warmWorkers: 0, computeMs: 120_000 })
+    const patient = createWorkerThreadRuntime({
+      engine: 'node-vm',
+      isolation: 'process',
+      warmWorkers: 0,
+      computeMs: 120_000,
+    })
     try {
       // The other crash line runs in the attack corpus, in a host process of its own.
       for (const line of ['new Array(2 ** 27).fill(0)']) {
@@ -88,30 +152,5 @@ describe('process isolation', () => {
       host,
     )
     expect(outcome).toMatchObject({ ok: false, kind: 'timeout' })
-  })
-
-  it('fails the run at once on arguments the host cannot deserialize', async () => {
-    const { host, calls } = fakeHost({ echo: async () => 1 })
-    const outcome = await runtime.run(
-      request('let v: any = 1\nfor (let i = 0; i < 12000; i++) v = [v]\nreturn await tools.echo({ v })', [
-        'echo',
-      ]),
-      host,
-    )
-    expect(outcome).toMatchObject({ ok: false, kind: 'exception' })
-    expect(calls).toHaveLength(0)
-  })
-
-  it('leaves no process behind once disposed', async () => {
-    await runtime.whenIdle()
-    const before = runProcesses()
-    const own = createWorkerThreadRuntime({ isolation: 'process', warmWorkers: 2 })
-    const { host } = fakeHost({})
-    expect(await own.run(request('return 1'), host)).toMatchObject({ ok: true, result: 1 })
-    const owned = runProcesses().filter((pid) => !before.includes(pid))
-    expect(owned.length).toBeGreaterThan(0)
-    await own.dispose()
-    expect(own.stats().liveWorkers).toBe(0)
-    expect(runProcesses().filter((pid) => owned.includes(pid))).toEqual([])
   })
 })

@@ -1,10 +1,10 @@
 import { Context } from '@deepseek-ai/cordis'
-import { afterAll, describe, expect, it } from 'vitest'
-import WorkerThreadCodeRuntime, { createWorkerThreadRuntime } from '../src/index'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import WorkerThreadCodeRuntime, { createWorkerThreadRuntime, type WorkerThreadRuntime } from '../src/index'
+import { ENGINES } from './fixtures/engines'
 import { FakeToolCallError, fakeHost, request } from './fixtures/host'
 
-const runtime = createWorkerThreadRuntime({ warmWorkers: 1, computeMs: 20_000, maxWallMs: 20_000 })
-afterAll(() => runtime.dispose())
+let runtime: WorkerThreadRuntime
 
 const tools = {
   add: async (args: unknown) => {
@@ -17,7 +17,12 @@ const tools = {
   },
 }
 
-describe('WorkerThreadRuntime', () => {
+describe.each(ENGINES)('WorkerThreadRuntime (%s)', (engine) => {
+  beforeAll(() => {
+    runtime = createWorkerThreadRuntime({ engine, warmWorkers: 1, computeMs: 20_000, maxWallMs: 20_000 })
+  })
+  afterAll(() => runtime.dispose())
+
   it('runs a program and returns its JSON result and logs', async () => {
     const { host } = fakeHost(tools)
     const outcome = await runtime.run(

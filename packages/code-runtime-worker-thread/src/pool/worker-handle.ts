@@ -3,7 +3,10 @@
  */
 import { Worker, type WorkerOptions } from 'node:worker_threads'
 import { type LoopUtilization, ProcessWorker } from '../process/process-worker'
+import type { CodeEngine } from '../types'
 import { BOOTSTRAP_SOURCE } from '../worker/bootstrap-source'
+import { QUICKJS_WORKER_SOURCE } from '../worker/quickjs/generated/quickjs-worker-source'
+import { quickJSWorkerData } from '../worker/quickjs/quickjs-worker-data'
 
 /** What the runtime uses of a run worker: a `Worker`, or a {@link ProcessWorker} standing in for one. */
 export interface RunWorker {
@@ -36,9 +39,13 @@ export interface WorkerHandle {
 /** Options a worker is spawned with. */
 export interface SpawnOptions {
   readonly maxOldGenerationSizeMb: number
+  /** The engine the worker runs programs in (default `'node-vm'` here; the runtime always passes it). */
+  readonly engine?: CodeEngine
+  /** Busy-time budget the QuickJS engine's interrupt handler enforces (the host watchdog is the backstop). */
+  readonly computeMs?: number
   /** `'process'`: the worker lives in a fresh Node process of its own (see `ProcessWorker`). */
   readonly isolation?: 'thread' | 'process'
-  /** The worker's program; the node:vm bootstrap unless given (tests drive hostile workers). */
+  /** The worker's program; the engine's worker source unless given (tests drive hostile workers). */
   readonly source?: string
 }
 
@@ -52,10 +59,16 @@ export function describeWorkerError(error: unknown, options: SpawnOptions): stri
   return `the worker failed: ${typeof message === 'string' ? message : String(error)}`
 }
 
-/** The options every run worker is spawned with: an empty environment, no `execArgv`, the heap cap. */
+/**
+ * The options every run worker is spawned with: an empty environment, no `execArgv`, the heap
+ * cap; a QuickJS worker also gets the engine's location, compiled module and limits.
+ */
 export function runWorkerOptions(options: SpawnOptions): WorkerOptions & { eval: true } {
   return {
     eval: true,
+    ...(options.engine === 'quickjs'
+      ? { workerData: quickJSWorkerData({ ...options, computeMs: options.computeMs ?? 30_000 }) }
+      : {}),
     env: {},
     execArgv: [],
     argv: [],
@@ -69,10 +82,10 @@ export function runWorkerOptions(options: SpawnOptions): WorkerOptions & { eval:
  * it, so idle warm workers never keep the process alive.
  */
 export function spawnWorkerHandle(options: SpawnOptions): WorkerHandle {
-  const source = options.source ?? BOOTSTRAP_SOURCE
+  const source = options.source ?? (options.engine === 'quickjs' ? QUICKJS_WORKER_SOURCE : BOOTSTRAP_SOURCE)
   const worker: RunWorker =
     options.isolation === 'process'
-      ? new ProcessWorker(source, options)
+      ? new ProcessWorker(source, { ...options, workerData: runWorkerOptions(options).workerData })
       : new Worker(source, runWorkerOptions(options))
   worker.unref()
   let exited = false

@@ -23,6 +23,8 @@ export const PROCESS_MEMORY_OVERHEAD_MB = 256
 /** Options of a {@link ProcessWorker}. */
 export interface ProcessWorkerOptions {
   readonly maxOldGenerationSizeMb: number
+  /** The worker's `workerData`; it crosses the IPC channel, so it must survive `v8.serialize`. */
+  readonly workerData?: unknown
 }
 
 /** A run worker hosted by its own Node process. */
@@ -66,6 +68,7 @@ export class ProcessWorker extends EventEmitter {
     child.send({
       k: '_boot',
       source,
+      workerData: options.workerData,
       heapMb: options.maxOldGenerationSizeMb,
       rssCap: (options.maxOldGenerationSizeMb + PROCESS_MEMORY_OVERHEAD_MB) * 1024 * 1024,
     })

@@ -42,7 +42,7 @@ process.on('message', (message) => {
     if (message === null || typeof message !== 'object' || message.k !== '_boot') return
     if (typeof message.rssCap === 'number') rssCap = message.rssCap
     worker = new Worker(message.source, {
-      eval: true, env: {}, execArgv: [], argv: [], name: 'run_code',
+      eval: true, workerData: message.workerData, env: {}, execArgv: [], argv: [], name: 'run_code',
       resourceLimits: { maxOldGenerationSizeMb: message.heapMb },
     })
     worker.on('message', (payload) => {

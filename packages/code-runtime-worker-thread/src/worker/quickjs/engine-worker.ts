@@ -1,0 +1,304 @@
+/**
+ * The QuickJS engine's worker program (Node side of the worker thread). It is bundled with
+ * esbuild into `generated/quickjs-worker-source.ts` and started with `new Worker(source,
+ * { eval: true })`, like the node:vm bootstrap, so it speaks the same protocol (ready / log /
+ * calls / done; run / res) and the host side stays engine-agnostic.
+ *
+ * This module is the protocol side: call ids and batching, log accounting (every line costs at
+ * least one byte), timers, completion, and the engine's busy time, which the interrupt handler
+ * compares with `computeMs` (once it fires, no guest code runs again and the host's watchdog
+ * ends the run as `timeout`). The engine itself is set up by `start-engine.ts`.
+ */
+import { parentPort, workerData } from 'node:worker_threads'
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core'
+import { DoneStatus } from '../../protocol/messages'
+import type { EngineWorkerData } from './engine-worker-data'
+import { type KernelHandles, startEngine } from './start-engine'
+
+declare const __GUEST_KERNEL_SOURCE__: string
+
+/** What a guest entry returns: an engine call's result to check, or nothing. */
+type GuestResult = ReturnType<QuickJSContext['callFunction']> | undefined
+
+const data = workerData as EngineWorkerData
+const port = parentPort!
+
+let runtime: QuickJSRuntime
+let vm: QuickJSContext
+let kernel: KernelHandles
+let started = false
+let done = false
+/** Set once the interrupt handler stopped the engine: no guest code runs again. */
+let halted = false
+let limit = 0
+let bytes = 0
+let lineLimit = Number.POSITIVE_INFINITY
+let lineCount = 0
+// Log lines: the first EAGER_LINES of a guest turn are posted at once (a program that is then
+// stopped still shows what it printed); beyond that they travel in `logs` batches of at most
+// LOG_BATCH_LINES lines or LOG_BATCH_BYTES bytes, flushed at the end of the turn, so a flood of
+// lines costs the host one wake-up per batch instead of one per line.
+const EAGER_LINES = 64
+const LOG_BATCH_LINES = 1024
+const LOG_BATCH_BYTES = 65_536
+let eagerLeft = EAGER_LINES
+let logBatch: string[] = []
+let logBatchBytes = 0
+let nextCallId = 0
+let outstanding = 0
+let outbox: unknown[] = []
+let guestMs = 0
+let guestSince = 0
+const timers = new Map<number, { handle: NodeJS.Timeout; repeat: boolean }>()
+
+function post(message: unknown): void {
+  port.postMessage(message)
+}
+
+function finishRun(status: number, payload: string | undefined): void {
+  if (done) return
+  done = true
+  let s = status
+  let v = payload
+  if (v !== undefined && bytes + Buffer.byteLength(v, 'utf8') > limit) {
+    s = DoneStatus.OUTPUT_LIMIT
+    v = `${status === DoneStatus.OK ? 'result' : 'failure message'} exceeded maxOutputBytes (${limit} bytes)`
+  }
+  // As in the node:vm bootstrap: process.exit() in a worker is V8's TerminateExecution, so
+  // nothing runs after the completion message (the host settles on it).
+  flushLogs()
+  post({ k: 'done', s, v })
+  process.exit(0)
+}
+
+/** Run guest code, counting its time toward `computeMs`; afterwards drain the job queue. */
+function enterGuest(action: () => GuestResult): void {
+  if (done || halted) return
+  guestSince = performance.now()
+  try {
+    runGuest(action)
+  } catch (error) {
+    // The embedding library throws (rather than returning an engine error) when the engine
+    // cannot even allocate the handles it needs; the run ends as an exception all the same.
+    if (!halted) finishRun(DoneStatus.EXCEPTION, `InternalError: ${engineFailure(error)}`)
+  } finally {
+    guestMs += performance.now() - guestSince
+    guestSince = 0
+    eagerLeft = EAGER_LINES
+    flushLogs()
+    flush()
+  }
+}
+
+function engineFailure(error: unknown): string {
+  return error instanceof Error && typeof error.message === 'string' ? error.message : 'the engine failed'
+}
+
+/** Run `action`, then every job it queued (promise reactions), until the queue is empty. */
+function runGuest(action: () => GuestResult): void {
+  const first = action()
+  if (first !== undefined) {
+    if (first.error !== undefined) onGuestError(first.error)
+    else first.value.dispose()
+  }
+  while (!done && !halted) {
+    const jobs = runtime.executePendingJobs(-1)
+    if (jobs.error !== undefined) onGuestError(jobs.error)
+    else if (jobs.value === 0) break
+  }
+}
+
+/** An exception reached the top of a guest call (a job, a timer, the kernel itself). */
+function onGuestError(error: QuickJSHandle): void {
+  if (halted) {
+    error.dispose()
+    return
+  }
+  const text = describe(error)
+  error.dispose()
+  finishRun(DoneStatus.EXCEPTION, text)
+}
+
+function describe(error: QuickJSHandle): string {
+  try {
+    const result = vm.callFunction(kernel.describe, vm.undefined, error)
+    if (result.error !== undefined) {
+      result.error.dispose()
+      return 'Uncaught exception (it could not be described)'
+    }
+    const text = vm.typeof(result.value) === 'string' ? vm.getString(result.value) : 'Uncaught exception'
+    result.value.dispose()
+    return text
+  } catch {
+    return 'Uncaught exception (it could not be described)'
+  }
+}
+
+function flush(): void {
+  if (done || outbox.length === 0) return
+  const calls = outbox
+  outbox = []
+  post({ k: 'calls', c: calls })
+}
+
+function hostCall(name: string, argsJson: string): number | string {
+  if (done) return 'the run has ended'
+  let args: unknown
+  try {
+    args = argsJson === '' ? undefined : JSON.parse(argsJson)
+  } catch {
+    return `arguments for ${name} could not be decoded`
+  }
+  const id = nextCallId + 1
+  if (outstanding === 0 && outbox.length === 0) {
+    try {
+      post({ k: 'calls', c: [id, name, args] })
+    } catch (error) {
+      return `arguments for ${name} could not be sent: ${(error as Error).message}`
+    }
+  } else outbox.push(id, name, args)
+  nextCallId = id
+  outstanding += 1
+  return id
+}
+
+function flushLogs(): void {
+  if (logBatch.length === 0) return
+  const lines = logBatch
+  logBatch = []
+  logBatchBytes = 0
+  post({ k: 'logs', l: lines })
+}
+
+function hostLog(line: string): void {
+  if (done) return
+  // As the host counts it: the line's UTF-8 size plus its line break, so empty lines count too.
+  const size = Buffer.byteLength(line, 'utf8') + 1
+  bytes += size
+  lineCount += 1
+  if (lineCount > lineLimit) {
+    finishRun(DoneStatus.OUTPUT_LIMIT, `output exceeded maxLogLines (${lineLimit} lines)`)
+    return
+  }
+  if (bytes > limit) {
+    finishRun(DoneStatus.OUTPUT_LIMIT, `output exceeded maxOutputBytes (${limit} bytes)`)
+    return
+  }
+  if (eagerLeft > 0 && logBatch.length === 0) {
+    eagerLeft -= 1
+    post({ k: 'log', l: line })
+    return
+  }
+  logBatch.push(line)
+  logBatchBytes += size
+  if (logBatch.length >= LOG_BATCH_LINES || logBatchBytes >= LOG_BATCH_BYTES) flushLogs()
+}
+
+function onTimer(id: number): void {
+  const timer = timers.get(id)
+  if (timer === undefined || done) return
+  if (!timer.repeat) timers.delete(id)
+  enterGuest(() => {
+    const handle = vm.newNumber(id)
+    const result = vm.callFunction(kernel.fire, vm.undefined, handle)
+    handle.dispose()
+    return result
+  })
+}
+
+function toGuest(value: unknown): QuickJSHandle {
+  switch (typeof value) {
+    case 'string':
+      return vm.newString(value)
+    case 'number':
+      return vm.newNumber(value)
+    case 'boolean':
+      return value ? vm.true : vm.false
+    default:
+      return value === null ? vm.null : vm.undefined
+  }
+}
+
+function settle(r: unknown): void {
+  if (!Array.isArray(r)) return
+  enterGuest(() => {
+    for (let i = 0; i + 3 < r.length && !done; i += 4) {
+      if (outstanding > 0) outstanding -= 1
+      const args = [r[i], r[i + 1], r[i + 2], r[i + 3]].map(toGuest)
+      const result = vm.callFunction(kernel.settle, vm.undefined, ...args)
+      for (const handle of args) if (handle.alive) handle.dispose()
+      if (result.error !== undefined) return result
+      result.value.dispose()
+    }
+    return undefined
+  })
+}
+
+function startRun(message: { code?: unknown; names?: unknown; limit?: unknown; lines?: unknown }): void {
+  if (started) return
+  started = true
+  limit = typeof message.limit === 'number' ? message.limit : 0
+  if (typeof message.lines === 'number') lineLimit = message.lines
+  if (typeof message.code !== 'string' || typeof message.names !== 'string') {
+    finishRun(DoneStatus.EXCEPTION, 'malformed run request')
+    return
+  }
+  const { code, names } = message
+  enterGuest(() => {
+    const installed = vm.callFunction(kernel.install, vm.undefined, vm.newString(names))
+    if (installed.error !== undefined) {
+      installed.error.dispose()
+      finishRun(DoneStatus.EXCEPTION, 'malformed binding names')
+      return undefined
+    }
+    installed.value.dispose()
+    const program = vm.evalCode(code, 'run_code.ts')
+    if (program.error !== undefined) {
+      finishRun(DoneStatus.EXCEPTION, describe(program.error))
+      return undefined
+    }
+    const ran = vm.callFunction(kernel.run, vm.undefined, program.value)
+    program.value.dispose()
+    return ran
+  })
+}
+
+async function boot(): Promise<void> {
+  const engine = await startEngine(data, __GUEST_KERNEL_SOURCE__, {
+    call: hostCall,
+    log: hostLog,
+    timer(id, ms, repeat) {
+      if (done) return
+      const handle = repeat ? setInterval(onTimer, ms, id) : setTimeout(onTimer, ms, id)
+      timers.set(id, { handle, repeat })
+    },
+    clearTimer(id) {
+      const timer = timers.get(id)
+      if (timer === undefined) return
+      timers.delete(id)
+      clearTimeout(timer.handle)
+    },
+    done: finishRun,
+    shouldInterrupt() {
+      if (guestSince === 0 || halted) return halted
+      if (guestMs + (performance.now() - guestSince) > data.computeMs) halted = true
+      return halted
+    },
+  })
+  runtime = engine.runtime
+  vm = engine.vm
+  kernel = engine.kernel
+}
+
+port.on('message', (message: { k?: unknown; r?: unknown } | null) => {
+  if (message === null || typeof message !== 'object') return
+  if (message.k === 'res') settle(message.r)
+  else if (message.k === 'run') startRun(message as Parameters<typeof startRun>[0])
+})
+
+boot().then(
+  () => post({ k: 'ready' }),
+  (error: unknown) => {
+    throw new Error(`the QuickJS engine could not start: ${(error as Error)?.message}`)
+  },
+)

@@ -1,0 +1,186 @@
+/**
+ * The guest kernel: evaluated inside the QuickJS engine before the program, so every function it
+ * builds (the `tools` bindings, `console`, timers, `ToolCallError`) belongs to the engine and
+ * leads to nothing outside it. The worker hands it five engine functions that take and return
+ * strings and numbers only; they stay in this closure. Tool arguments leave as JSON text made
+ * by the strict serializer, tool results come back as primitives or JSON text parsed here.
+ */
+import { describeError, formatLine } from './format'
+import { descriptor, intrinsics as I } from './intrinsics'
+import { serialize } from './serialize'
+
+/** The worker's functions, as the engine sees them (JSON text and numbers only). */
+export interface GuestHost {
+  /** Start a call; returns its id, or why it could not be sent. Empty `argsJson` means `undefined`. */
+  call(name: string, argsJson: string): number | string
+  log(line: string): void
+  timer(id: number, ms: number, repeat: boolean): void
+  clearTimer(id: number): void
+  done(status: number, payload: string | undefined): void
+}
+
+/** What the worker calls on the kernel. */
+export interface GuestKernel {
+  install(namesJson: string): void
+  run(program: unknown): void
+  settle(id: number, status: number, a: unknown, b: unknown): void
+  fire(id: number): void
+  describeError(error: unknown): string
+}
+
+interface Pending {
+  readonly resolve: (value: unknown) => void
+  readonly reject: (error: unknown) => void
+}
+
+interface Timer {
+  readonly callback: (...args: unknown[]) => unknown
+  readonly rest: unknown[]
+  readonly repeat: boolean
+}
+
+const G = globalThis as unknown as Record<string, unknown>
+
+function defineGlobal(name: string, value: unknown): void {
+  I.defineProperty(G, name, descriptor(value, false, false))
+}
+
+/** Build the kernel and the program's globals. Called once per engine context. */
+export function createKernel(host: GuestHost): GuestKernel {
+  // Shared memory and blocking waits are not offered to programs.
+  delete G['SharedArrayBuffer']
+  delete G['Atomics']
+
+  class ToolCallError extends I.Error {
+    declare readonly toolName: string
+    constructor(toolName: string, message: string) {
+      super(message)
+      I.defineProperty(this, 'toolName', descriptor(I.String(toolName), true, true))
+    }
+  }
+  I.defineProperty(ToolCallError.prototype, 'name', descriptor('ToolCallError', true, false))
+  defineGlobal('ToolCallError', ToolCallError)
+
+  let finished = false
+  const finish = (status: number, payload: string | undefined): void => {
+    if (finished) return
+    finished = true
+    host.done(status, payload)
+  }
+
+  const emit = (args: unknown[]): void => host.log(formatLine(args))
+  defineGlobal(
+    'console',
+    I.freeze({
+      log: (...args: unknown[]) => emit(args),
+      info: (...args: unknown[]) => emit(args),
+      warn: (...args: unknown[]) => emit(args),
+      error: (...args: unknown[]) => emit(args),
+      debug: (...args: unknown[]) => emit(args),
+    }),
+  )
+
+  const timers: Record<number, Timer> = I.create(null)
+  let nextTimer = 0
+  const schedule = (callback: unknown, delay: unknown, rest: unknown[], repeat: boolean): number => {
+    if (typeof callback !== 'function') {
+      throw new I.TypeError('The "callback" argument must be of type function')
+    }
+    let ms = +(delay as number)
+    if (!(ms >= 1) || ms > 2147483647) ms = 1
+    const id = ++nextTimer
+    timers[id] = { callback: callback as Timer['callback'], rest, repeat }
+    host.timer(id, ms, repeat)
+    return id
+  }
+  const cancel = (id: unknown): void => {
+    if (typeof id !== 'number' || timers[id] === undefined) return
+    delete timers[id]
+    host.clearTimer(id)
+  }
+  defineGlobal('setTimeout', function setTimeout(callback: unknown, delay: unknown, ...rest: unknown[]) {
+    return schedule(callback, delay, rest, false)
+  })
+  defineGlobal('setInterval', function setInterval(callback: unknown, delay: unknown, ...rest: unknown[]) {
+    return schedule(callback, delay, rest, true)
+  })
+  defineGlobal('clearTimeout', function clearTimeout(id: unknown) {
+    cancel(id)
+  })
+  defineGlobal('clearInterval', function clearInterval(id: unknown) {
+    cancel(id)
+  })
+
+  const pending: Record<number, Pending> = I.create(null)
+  const callTool = (name: string, args: unknown): Promise<unknown> => {
+    let ticket: number | string
+    if (args === undefined) ticket = host.call(name, '')
+    else {
+      const json = serialize(args, 'arguments for ' + name + ' are not JSON')
+      ticket = typeof json === 'string' ? host.call(name, json) : json.invalid
+    }
+    if (typeof ticket === 'number') {
+      return new I.Promise((resolve, reject) => {
+        pending[ticket] = { resolve, reject }
+      })
+    }
+    return I.apply(I.promiseReject, I.Promise, [new ToolCallError(name, ticket)]) as Promise<unknown>
+  }
+
+  const complete = (value: unknown): void => {
+    const json = value === undefined ? undefined : serialize(value, 'the result is not JSON')
+    if (json === undefined || typeof json === 'string') finish(0, json)
+    else finish(2, json.invalid)
+  }
+
+  return I.freeze({
+    install(namesJson: string): void {
+      const names = I.JSONParse(namesJson) as unknown[]
+      const tools: Record<string, unknown> = I.create(null)
+      for (let i = 0; i < names.length; i++) {
+        const name = I.String(names[i])
+        const binding = { [name]: (args: unknown) => callTool(name, args) }[name]
+        I.defineProperty(tools, name, descriptor(binding, false, true))
+      }
+      defineGlobal('tools', I.freeze(tools))
+    },
+    run(program: unknown): void {
+      let outcome: Promise<unknown>
+      try {
+        if (typeof program !== 'function') throw new I.TypeError('the program did not compile to a function')
+        outcome = I.apply(I.promiseResolve, I.Promise, [program()]) as Promise<unknown>
+      } catch (error) {
+        finish(1, describeError(error))
+        return
+      }
+      I.apply(I.promiseThen, outcome, [complete, (error: unknown) => finish(1, describeError(error))])
+    },
+    settle(id: number, status: number, a: unknown, b: unknown): void {
+      const entry = pending[id]
+      if (entry === undefined) return
+      delete pending[id]
+      if (status === 0) entry.resolve(a)
+      else if (status === 1) {
+        let value: unknown
+        try {
+          value = I.JSONParse(a as string)
+        } catch {
+          entry.reject(new ToolCallError('', 'the tool result could not be decoded'))
+          return
+        }
+        entry.resolve(value)
+      } else entry.reject(new ToolCallError(I.String(a), I.String(b)))
+    },
+    fire(id: number): void {
+      const timer = timers[id]
+      if (timer === undefined || finished) return
+      if (!timer.repeat) delete timers[id]
+      try {
+        I.apply(timer.callback, undefined, timer.rest)
+      } catch (error) {
+        finish(1, describeError(error))
+      }
+    },
+    describeError,
+  })
+}

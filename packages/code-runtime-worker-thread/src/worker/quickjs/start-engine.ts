@@ -1,0 +1,130 @@
+/**
+ * Sets up the QuickJS engine inside the worker (the embedding library and the variant's
+ * JavaScript glue are bundled into the worker source, so a booting worker resolves and loads
+ * no module files): instantiates the host-compiled WebAssembly
+ * module in a memory whose maximum is the run's hard cap, creates the run's runtime and
+ * context with their limits, and evaluates the guest kernel with five host functions that take
+ * and return strings and numbers only — no host object or function is otherwise handed in.
+ */
+import variant from '@jitl/quickjs-wasmfile-release-sync'
+import {
+  newQuickJSWASMModuleFromVariant,
+  newVariant,
+  type QuickJSContext,
+  type QuickJSHandle,
+  type QuickJSRuntime,
+  type QuickJSWASMModule,
+} from 'quickjs-emscripten-core'
+import type { EngineWorkerData } from './engine-worker-data'
+
+// The DOM-less lib the package compiles against declares WebAssembly's types, not its values.
+const WasmMemory = (
+  globalThis as unknown as {
+    WebAssembly: { Memory: new (descriptor: { initial: number; maximum: number }) => object }
+  }
+).WebAssembly.Memory
+
+const WASM_PAGE_BYTES = 65_536
+/** The variant's own initial memory (16 MiB); a smaller imported memory is refused. */
+const WASM_INITIAL_PAGES = 256
+/** Room above the program's cap for the engine's stack, static data and allocator slack. */
+const WASM_RESERVE_BYTES = 16 * 1024 * 1024
+
+/** The worker's side of the guest kernel's host functions, plus the interrupt poll. */
+export interface EngineCallbacks {
+  call(name: string, argsJson: string): number | string
+  log(line: string): void
+  timer(id: number, ms: number, repeat: boolean): void
+  clearTimer(id: number): void
+  done(status: number, payload: string | undefined): void
+  /** Polled by the engine while it runs; `true` stops it with an uncatchable error. */
+  shouldInterrupt(): boolean
+}
+
+/** Handles of the guest kernel's entry points (see `guest/kernel.ts`). */
+export interface KernelHandles {
+  readonly install: QuickJSHandle
+  readonly run: QuickJSHandle
+  readonly settle: QuickJSHandle
+  readonly fire: QuickJSHandle
+  readonly describe: QuickJSHandle
+}
+
+/** The run's engine. */
+export interface Engine {
+  readonly runtime: QuickJSRuntime
+  readonly vm: QuickJSContext
+  readonly kernel: KernelHandles
+}
+
+function defineHostFunctions(vm: QuickJSContext, callbacks: EngineCallbacks): QuickJSHandle {
+  const host = vm.newObject()
+  const fn = (name: string, impl: (...args: QuickJSHandle[]) => QuickJSHandle | undefined) => {
+    const handle = vm.newFunction(name, impl)
+    vm.setProp(host, name, handle)
+    handle.dispose()
+  }
+  fn('call', (name, args) => {
+    const ticket = callbacks.call(vm.getString(name!), vm.getString(args!))
+    return typeof ticket === 'number' ? vm.newNumber(ticket) : vm.newString(ticket)
+  })
+  fn('log', (line) => {
+    callbacks.log(vm.getString(line!))
+    return undefined
+  })
+  fn('timer', (id, ms, repeat) => {
+    callbacks.timer(vm.getNumber(id!), vm.getNumber(ms!), vm.dump(repeat!) === true)
+    return undefined
+  })
+  fn('clearTimer', (id) => {
+    callbacks.clearTimer(vm.getNumber(id!))
+    return undefined
+  })
+  fn('done', (status, payload) => {
+    const text = vm.typeof(payload!) === 'string' ? vm.getString(payload!) : undefined
+    callbacks.done(vm.getNumber(status!), text)
+    return undefined
+  })
+  return host
+}
+
+/** Boot the engine for one run and evaluate `kernelSource` (the guest kernel's factory) in it. */
+export async function startEngine(
+  data: EngineWorkerData,
+  kernelSource: string,
+  callbacks: EngineCallbacks,
+): Promise<Engine> {
+  // QuickJS's own accounting (setMemoryLimit) counts allocations, not their bytes, in this
+  // build: large ArrayBuffers and strings pass it. The hard cap is the WebAssembly memory
+  // itself — its maximum bounds every allocation, and the engine turns a failed grow into
+  // `InternalError: out of memory`.
+  const wasmMemory = new WasmMemory({
+    initial: WASM_INITIAL_PAGES,
+    maximum: Math.ceil((data.memoryLimitBytes + WASM_RESERVE_BYTES) / WASM_PAGE_BYTES),
+  })
+  const wasm: QuickJSWASMModule = await newQuickJSWASMModuleFromVariant(
+    newVariant(variant, {
+      ...('module' in data.wasm ? { wasmModule: data.wasm.module } : { wasmBinary: data.wasm.bytes }),
+      wasmMemory,
+    }),
+  )
+  const runtime = wasm.newRuntime()
+  runtime.setMemoryLimit(data.memoryLimitBytes)
+  runtime.setMaxStackSize(data.maxStackBytes)
+  runtime.setInterruptHandler(() => callbacks.shouldInterrupt())
+  const vm = runtime.newContext()
+  const host = defineHostFunctions(vm, callbacks)
+  const factory = vm.unwrapResult(vm.evalCode(kernelSource, 'run_code:kernel'))
+  const api = vm.unwrapResult(vm.callFunction(factory, vm.undefined, host))
+  factory.dispose()
+  host.dispose()
+  const kernel: KernelHandles = {
+    install: vm.getProp(api, 'install'),
+    run: vm.getProp(api, 'run'),
+    settle: vm.getProp(api, 'settle'),
+    fire: vm.getProp(api, 'fire'),
+    describe: vm.getProp(api, 'describeError'),
+  }
+  api.dispose()
+  return { runtime, vm, kernel }
+}
