@@ -158,7 +158,7 @@ def __dsh_install(host_log, host_call, host_done, blocked_text):
     def describe(error):
         """The traceback text, keeping only the program's own frames (no host or kernel paths)."""
         try:
-            info = traceback.TracebackException.from_exception(error, chain=False)
+            info = traceback.TracebackException.from_exception(error)
             info.stack = traceback.StackSummary.from_list(
                 [frame for frame in info.stack if frame.filename == "<program>"]
             )

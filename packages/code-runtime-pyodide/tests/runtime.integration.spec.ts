@@ -1,0 +1,77 @@
+/**
+ * The runtime against real Pyodide in real workers: results, streamed logs, bindings as the
+ * Python SDK declares them, tool failures, tracebacks, invalid output, `asyncio.gather` overlap,
+ * abort and dispose. One interpreter boots per run (a few seconds each), so programs here check
+ * several points at once.
+ */
+import { afterAll, describe, expect, it } from 'vitest'
+import { createPyodideRuntime } from '../src/index'
+import { FakeToolCallError, fakeHost, request } from './fixtures/host'
+
+const runtime = createPyodideRuntime({ warmWorkers: 2, computeMs: 20_000, maxWallMs: 60_000 })
+afterAll(() => runtime.dispose())
+
+describe('running Python programs', () => {
+  it('returns JSON results, streams print lines and calls tools by attribute and subscript', async () => {
+    const { host, calls, streamed } = fakeHost({
+      add: (args) => ({ sum: (args as { a: number; b: number }).a + (args as { a: number; b: number }).b }),
+      'exotic-name': () => 'exotic',
+    })
+    const outcome = await runtime.run(
+      request(
+        [
+          'print("start")',
+          'r = await tools.add({"a": 1, "b": 2})',
+          'print("sum", r["sum"])',
+          'e = await tools["exotic-name"]({})',
+          'return {"sum": r["sum"], "exotic": e, "list": [1, 2.5, None, True]}',
+        ].join('\n'),
+        ['add', 'exotic-name'],
+      ),
+      host,
+    )
+    expect(outcome).toEqual({
+      ok: true,
+      logs: ['start', 'sum 3'],
+      result: { sum: 3, exotic: 'exotic', list: [1, 2.5, null, true] },
+    })
+    expect(streamed).toEqual(['start', 'sum 3'])
+    expect(calls).toEqual([
+      { name: 'add', args: { a: 1, b: 2 } },
+      { name: 'exotic-name', args: {} },
+    ])
+  })
+
+  it('raises ToolCallError with the tool name and message, and maps exceptions to tracebacks without host paths', async () => {
+    const { host } = fakeHost({
+      fail: () => {
+        throw new FakeToolCallError('fail', 'the tool broke')
+      },
+    })
+    const outcome = await runtime.run(
+      request(
+        [
+          'try:',
+          '    await tools.fail({})',
+          'except ToolCallError as error:',
+          '    print(error.tool_name, error.message)',
+          'def inner():',
+          '    raise ValueError("bad value")',
+          'inner()',
+        ].join('\n'),
+        ['fail'],
+      ),
+      host,
+    )
+    expect(outcome.ok).toBe(false)
+    if (outcome.ok) return
+    expect(outcome.kind).toBe('exception')
+    expect(outcome.logs).toEqual(['fail the tool broke'])
+    expect(outcome.message).toContain('Traceback (most recent call last):')
+    expect(outcome.message).toContain('File "<program>", line 7')
+    expect(outcome.message).toContain('File "<program>", line 6, in inner')
+    expect(outcome.message).toMatch(/ValueError: bad value$/)
+    expect(outcome.message).not.toMatch(/\/(lib|work|home|tmp|usr)\//)
+    expect(outcome.message).not.toContain('.py"')
+  })
+})
