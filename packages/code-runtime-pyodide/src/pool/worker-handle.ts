@@ -5,7 +5,12 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Worker, type WorkerOptions } from 'node:worker_threads'
-import { BLOCKED_MODULES, BOOTSTRAP_SOURCE } from '../worker/bootstrap-source'
+import {
+  BLOCKED_MODULES,
+  BOOTSTRAP_SOURCE,
+  REFUSED_IMPORT_PREFIXES,
+  REFUSED_IMPORTS,
+} from '../worker/bootstrap-source'
 
 /** Settles once the worker has booted: `true` when ready, otherwise the reason it failed. */
 export type BootResult = { readonly ok: true } | { readonly ok: false; readonly message: string }
@@ -70,10 +75,17 @@ export function spawnWorkerHandle(options: SpawnOptions): WorkerHandle {
       interrupt,
       memoryLimitBytes: options.maxMemoryMb * 1024 * 1024,
       blocked: BLOCKED_MODULES,
+      refusedImports: REFUSED_IMPORTS,
+      refusedPrefixes: REFUSED_IMPORT_PREFIXES,
     },
+    // The interpreter's own fatal-error reports go to console; they are not program output.
+    stdout: true,
+    stderr: true,
   }
   const worker = new Worker(BOOTSTRAP_SOURCE, workerOptions)
   worker.unref()
+  worker.stdout.resume()
+  worker.stderr.resume()
   let exited = false
   let lastError: unknown
   const exitedPromise = new Promise<number>((resolve) => {

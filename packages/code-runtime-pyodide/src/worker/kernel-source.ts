@@ -9,7 +9,10 @@
  */
 export const KERNEL_SOURCE = String.raw`
 def __dsh_install(host_log, host_call, host_done, blocked_text):
-    import ast, asyncio, builtins, json, sys, traceback
+    import ast, asyncio, builtins, faulthandler, json, sys, traceback
+
+    # Its dumps would show the kernel's frames; a crash ends the run anyway.
+    faulthandler.disable()
 
     OK, EXCEPTION, INVALID_OUTPUT = 0, 1, 2
     SAFE_INT = 2 ** 53 - 1
