@@ -3,7 +3,7 @@
  * standard-schema object that cordis applies to plugin config.
  */
 import { PyodideRuntimeConfigError } from './errors'
-import type { ResolvedPyodideRuntimeConfig, PyodideRuntimeConfig } from './types'
+import type { PyodideRuntimeConfig, ResolvedPyodideRuntimeConfig } from './types'
 
 /** Largest delay a Node timer accepts (2^31 - 1 ms). */
 export const MAX_TIMER_MS = 2_147_483_647

@@ -29,7 +29,10 @@ export class PyodideRuntimeConfigError extends PyodideRuntimeError {
   readonly issues: readonly string[]
 
   constructor(issues: readonly string[]) {
-    super(PyodideRuntimeErrorCode.INVALID_RUNTIME_CONFIG, `invalid pyodide runtime config: ${issues.join('; ')}`)
+    super(
+      PyodideRuntimeErrorCode.INVALID_RUNTIME_CONFIG,
+      `invalid pyodide runtime config: ${issues.join('; ')}`,
+    )
     this.issues = issues
   }
 }

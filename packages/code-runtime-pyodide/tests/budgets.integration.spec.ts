@@ -9,7 +9,12 @@ import { createPyodideRuntime } from '../src/index'
 import { fakeHost, request } from './fixtures/host'
 
 // Short busy-time budget, generous wall time: hot loops, output floods, aborts.
-const runtime = createPyodideRuntime({ warmWorkers: 2, computeMs: 2_000, maxWallMs: 60_000, maxOutputBytes: 4_096 })
+const runtime = createPyodideRuntime({
+  warmWorkers: 2,
+  computeMs: 2_000,
+  maxWallMs: 60_000,
+  maxOutputBytes: 4_096,
+})
 // Generous busy time under a small memory cap; short wall time for a program that only waits.
 // Interpreters boot on demand here (the wall clock starts once the program is sent).
 const roomy = createPyodideRuntime({ warmWorkers: 0, computeMs: 60_000, maxWallMs: 60_000, maxMemoryMb: 128 })
@@ -131,7 +136,10 @@ describe('abort and dispose', () => {
       },
       controller.signal,
     )
-    const outcome = await runtime.run(request('print("before")\nawait tools.hang({})\nprint("after")', ['hang']), host)
+    const outcome = await runtime.run(
+      request('print("before")\nawait tools.hang({})\nprint("after")', ['hang']),
+      host,
+    )
     expect(called).toBe(1)
     expect(outcome).toMatchObject({ ok: false, kind: 'abort', logs: ['before'] })
     await settledAndGone()

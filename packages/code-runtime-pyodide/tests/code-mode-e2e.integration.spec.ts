@@ -74,10 +74,15 @@ describe('Code Mode with Python programs', () => {
       'return {"total": total, "said": said, "slow": slow, "failed": failed}',
     ].join('\n')
     const result = await runCode(ctx, program)
-    expect(result.isError).toBe(false)
+    if (result.isError) throw new Error(result.error.message)
     expect(result.value).toEqual({
       logs: ['called 3 hi slow'],
-      result: { total: 3, said: 'hi', slow: 'slow', failed: ['fail', expect.stringContaining('fail always fails')] },
+      result: {
+        total: 3,
+        said: 'hi',
+        slow: 'slow',
+        failed: ['fail', expect.stringContaining('fail always fails')],
+      },
     })
   })
 

@@ -85,10 +85,24 @@ describe.each([
       expect(verdict, name).toMatch(/^(blocked|harmless) /)
     }
     // Attempts whose only way forward was JavaScript or the host must have failed outright.
-    for (const name of ['import_js', 'import_pyodide_js', 'run_js', 'micropip', 'load_package', 'dunder_import']) {
+    for (const name of [
+      'import_js',
+      'import_pyodide_js',
+      'run_js',
+      'micropip',
+      'load_package',
+      'dunder_import',
+    ]) {
       expect(results[name], name).toMatch(/^blocked /)
     }
-    for (const name of ['socket_connect', 'asyncio_connect', 'urllib_fetch', 'raw_socket', 'secret_file', 'etc_passwd']) {
+    for (const name of [
+      'socket_connect',
+      'asyncio_connect',
+      'urllib_fetch',
+      'raw_socket',
+      'secret_file',
+      'etc_passwd',
+    ]) {
       expect(results[name], name).toMatch(/^blocked /)
     }
     expect(results.os_system).toBe('harmless -1')
@@ -98,11 +112,15 @@ describe.each([
 
 describe('attempts that end the interpreter', () => {
   it.each([
-    ['ctypes: eval JavaScript and run a shell through libc', 'import ctypes\nlibc = ctypes.CDLL(None)\nprint(libc.emscripten_run_script_int(b"process.pid"), libc.system(b"cat /etc/passwd"))'],
+    [
+      'ctypes: eval JavaScript and run a shell through libc',
+      'import ctypes\nlibc = ctypes.CDLL(None)\nprint(libc.emscripten_run_script_int(b"process.pid"), libc.system(b"cat /etc/passwd"))',
+    ],
     ['a fatal signal to itself', 'import os\nos.kill(os.getpid(), 9)'],
     ['os._exit', 'import os\nos._exit(3)'],
   ])('%s ends the run as exception and leaks nothing', async (_label, body) => {
-    const unblock = 'import sys\nsys.meta_path[:] = [f for f in sys.meta_path if getattr(f, "__name__", "") != "Refuse"]\n'
+    const unblock =
+      'import sys\nsys.meta_path[:] = [f for f in sys.meta_path if getattr(f, "__name__", "") != "Refuse"]\n'
     const { outcome } = await run(unblock + body)
     expectNothingLeaked(outcome)
     expect(outcome.ok).toBe(false)

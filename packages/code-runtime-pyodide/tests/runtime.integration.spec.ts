@@ -74,4 +74,22 @@ describe('running Python programs', () => {
     expect(outcome.message).not.toMatch(/\/(lib|work|home|tmp|usr)\//)
     expect(outcome.message).not.toContain('.py"')
   })
+
+  it('a result that is not lossless JSON ends as invalid-output with the path of the offending value', async () => {
+    const { host } = fakeHost({})
+    const outcome = await runtime.run(
+      request(
+        'class Hostile(Exception):\n    def __str__(self):\n        raise RuntimeError("no")\nreturn {"a": [1, {"b": {1, 2}}]}',
+      ),
+      host,
+    )
+    expect(outcome).toEqual({
+      ok: false,
+      kind: 'invalid-output',
+      message: 'the result is not JSON: a value of type set at $["a"][1]["b"]',
+      logs: [],
+    })
+    await runtime.whenIdle()
+    expect(runtime.stats()).toMatchObject({ runningWorkers: 0, exitingWorkers: 0 })
+  })
 })

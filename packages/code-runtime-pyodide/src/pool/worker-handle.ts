@@ -99,7 +99,8 @@ export function spawnWorkerHandle(options: SpawnOptions): WorkerHandle {
   })
   const booted = new Promise<BootResult>((resolve) => {
     const onMessage = (message: unknown) => {
-      const kind = typeof message === 'object' && message !== null ? (message as { k?: unknown }).k : undefined
+      const kind =
+        typeof message === 'object' && message !== null ? (message as { k?: unknown }).k : undefined
       if (kind === 'ready') {
         cleanup()
         resolve({ ok: true })

@@ -48,7 +48,8 @@ function parseCall(raw: object, cursor: MessageCursor): ParsedWorkerMessage {
  * caller turns into the run's failure.
  */
 export function parseWorkerMessage(raw: unknown, cursor: MessageCursor): ParsedWorkerMessage {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return refuse('a message must be an object')
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return refuse('a message must be an object')
   switch (own(raw, 'k')) {
     case 'log': {
       const line = own(raw, 'l')
@@ -62,15 +63,20 @@ export function parseWorkerMessage(raw: unknown, cursor: MessageCursor): ParsedW
       const status = own(raw, 's')
       const payload = own(raw, 'v')
       if (!doneStatuses.has(status)) return refuse('unknown completion status')
-      if (payload !== undefined && typeof payload !== 'string') return refuse('a completion payload must be a string')
-      if (status !== DoneStatus.OK && payload === undefined) return refuse('a failed completion must carry a message')
+      if (payload !== undefined && typeof payload !== 'string')
+        return refuse('a completion payload must be a string')
+      if (status !== DoneStatus.OK && payload === undefined)
+        return refuse('a failed completion must carry a message')
       return { ok: true, message: { kind: 'done', status: status as DoneStatus, payload } }
     }
     case 'ready':
       return { ok: true, message: { kind: 'ready' } }
     case 'boot-failed': {
       const message = own(raw, 'm')
-      return { ok: true, message: { kind: 'boot-failed', message: typeof message === 'string' ? message : 'unknown' } }
+      return {
+        ok: true,
+        message: { kind: 'boot-failed', message: typeof message === 'string' ? message : 'unknown' },
+      }
     }
     default:
       return refuse('unknown message type')

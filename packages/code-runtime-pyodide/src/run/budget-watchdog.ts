@@ -39,7 +39,10 @@ export function startBudgetWatchdog(
     Atomics.store(interrupt, 0, SIGINT)
     onExceeded(message)
   }
-  const wallTimer = setTimeout(() => exceed(`the run exceeded maxWallMs (${budget.maxWallMs} ms)`), budget.maxWallMs)
+  const wallTimer = setTimeout(
+    () => exceed(`the run exceeded maxWallMs (${budget.maxWallMs} ms)`),
+    budget.maxWallMs,
+  )
   const check = (): void => {
     if (stopped) return
     const busy = worker.performance.eventLoopUtilization(baseline).active
