@@ -92,4 +92,49 @@ describe('running Python programs', () => {
     await runtime.whenIdle()
     expect(runtime.stats()).toMatchObject({ runningWorkers: 0, exitingWorkers: 0 })
   })
+
+  it('call limits: oversized arguments raise ToolCallError before leaving the worker; calls past the outstanding cap fail at once', async () => {
+    let started = 0
+    const { host, calls } = fakeHost({
+      echo: (args) => args as never,
+      hold: () => {
+        started++
+        return new Promise(() => {})
+      },
+    })
+    const outcome = await runtime.run(
+      request(
+        [
+          'try:',
+          '    await tools.echo({"blob": "x" * (5 * 1024 * 1024)})',
+          'except ToolCallError as error:',
+          '    print("oversized:", error.message)',
+          'shared = ["x" * 1000]',
+          'for _ in range(40):',
+          '    shared = [shared, shared]',
+          'try:',
+          '    await tools.echo({"dag": shared})',
+          'except ToolCallError as error:',
+          '    print("dag:", error.message)',
+          'futures = [asyncio.ensure_future(tools.hold({})) for _ in range(300)]',
+          'while sum(1 for f in futures if f.done()) < 44:',
+          '    await asyncio.sleep(0.01)',
+          'refused = sorted({str(f.exception()) for f in futures if f.done()})',
+          'return [sum(1 for f in futures if f.done()), refused]',
+        ].join('\n'),
+        ['echo', 'hold'],
+      ),
+      host,
+    )
+    expect(outcome).toMatchObject({
+      ok: true,
+      logs: [
+        'oversized: arguments for echo exceed 4194304 characters of JSON',
+        'dag: arguments for echo exceed 4194304 characters of JSON',
+      ],
+      result: [44, ['too many tool calls outstanding (256); await some first']],
+    })
+    expect(calls.filter((call) => call.name === 'echo')).toHaveLength(0)
+    expect(started).toBe(256)
+  })
 })

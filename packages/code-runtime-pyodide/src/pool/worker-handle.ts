@@ -5,6 +5,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Worker, type WorkerOptions } from 'node:worker_threads'
+import { CALL_LIMITS } from '../run/call-limits'
 import {
   BLOCKED_MODULES,
   BOOTSTRAP_SOURCE,
@@ -77,6 +78,7 @@ export function spawnWorkerHandle(options: SpawnOptions): WorkerHandle {
       blocked: BLOCKED_MODULES,
       refusedImports: REFUSED_IMPORTS,
       refusedPrefixes: REFUSED_IMPORT_PREFIXES,
+      maxArgumentChars: CALL_LIMITS.maxArgumentChars,
     },
     // The interpreter's own fatal-error reports go to console; they are not program output.
     stdout: true,

@@ -10,6 +10,7 @@ import { DoneStatus, type ReplyMessage, type RunMessage, type WorkerCall } from 
 import { type MessageCursor, parseWorkerMessage } from '../protocol/parse-worker-message'
 import type { JsonValue, ResolvedPyodideRuntimeConfig } from '../types'
 import { startBudgetWatchdog } from './budget-watchdog'
+import { CALL_LIMITS } from './call-limits'
 
 /** What one run needs besides its worker. */
 export interface RunSessionInput {
@@ -114,7 +115,18 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     }
   }
 
+  let outstanding = 0
   const dispatch = (call: WorkerCall): void => {
+    if (call.argsText.length > CALL_LIMITS.maxArgumentChars) {
+      fail('invalid-output', `protocol violation: the arguments of call ${call.id} exceed the size cap`)
+      return
+    }
+    if (outstanding >= CALL_LIMITS.maxOutstandingCalls) {
+      const message = `too many tool calls outstanding (${CALL_LIMITS.maxOutstandingCalls}); await some first`
+      worker.postMessage({ k: 'res', i: call.id, ok: false, a: call.name, b: message } satisfies ReplyMessage)
+      return
+    }
+    outstanding += 1
     let args: JsonValue
     try {
       args = JSON.parse(call.argsText) as JsonValue
@@ -129,6 +141,7 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
       pending = Promise.reject(error)
     }
     void Promise.allSettled([pending]).then(([result]) => {
+      outstanding -= 1
       if (!settled && result !== undefined) worker.postMessage(replyFor(call, result))
     })
   }

@@ -72,7 +72,7 @@ const send = (message) => parentPort.postMessage(message)
 const exit = process.exit.bind(process)
 const utf8Length = Buffer.byteLength
 const SharedBuffer = SharedArrayBuffer
-const { moduleURL, indexURL, interrupt, memoryLimitBytes, blocked } = workerData
+const { moduleURL, indexURL, interrupt, memoryLimitBytes, blocked, maxArgumentChars } = workerData
 
 process.on('unhandledRejection', () => {})
 // A fatal interpreter error surfaces here; the thrown value is never read (it may be hostile).
@@ -147,7 +147,14 @@ function log(line) {
 
 function call(id, name, text) {
   if (finished) return
-  send({ k: 'call', i: id, n: String(name), a: String(text) })
+  const args = String(text)
+  // The kernel refuses oversized arguments first; this is the backstop for a program that
+  // reached this function directly.
+  if (args.length > maxArgumentChars) {
+    done(1, 'a tool call carried more than ' + maxArgumentChars + ' characters of arguments')
+    return
+  }
+  send({ k: 'call', i: id, n: String(name), a: args })
 }
 
 function lockRealm() {
@@ -191,7 +198,7 @@ function lockRealm() {
   pyodide._api.on_fatal = () => done(1, 'the interpreter stopped after a fatal error')
   pyodide.runPython(KERNEL_SOURCE)
   const install = pyodide.globals.get('__dsh_install')
-  const pair = install(log, call, done, blocked)
+  const pair = install(log, call, done, blocked, maxArgumentChars)
   const deliver = pair.get(0)
   const start = pair.get(1)
   pyodide.runPython('del __dsh_install')

@@ -8,7 +8,7 @@
  * only program frames.
  */
 export const KERNEL_SOURCE = String.raw`
-def __dsh_install(host_log, host_call, host_done, blocked_text):
+def __dsh_install(host_log, host_call, host_done, blocked_text, max_argument_chars):
     import ast, asyncio, builtins, faulthandler, json, sys, traceback
 
     # Its dumps would show the kernel's frames; a crash ends the run anyway.
@@ -41,6 +41,10 @@ def __dsh_install(host_log, host_call, host_done, blocked_text):
             super().__init__(message)
             self.tool_name = tool_name
             self.message = message
+
+    # Tracebacks name it as the SDK does, not as a kernel local.
+    ToolCallError.__qualname__ = "ToolCallError"
+    ToolCallError.__module__ = "builtins"
 
     class LogStream:
         """stdout/stderr: every complete line goes to the host at once."""
@@ -78,13 +82,30 @@ def __dsh_install(host_log, host_call, host_done, blocked_text):
     counter = [0]
     allowed = set()
 
+    encoder = json.JSONEncoder(allow_nan=False, ensure_ascii=False, separators=(",", ":"))
+
+    def encode(args):
+        """JSON text of args, or None past the size cap. Encodes lazily, so a shared-reference
+        bomb stops at the cap instead of expanding in full."""
+        parts, size = [], 0
+        for chunk in encoder.iterencode(args):
+            size += len(chunk)
+            if size > max_argument_chars:
+                return None
+            parts.append(chunk)
+        return "".join(parts)
+
     def call(name, args):
         loop = asyncio.get_event_loop()
         future = loop.create_future()
         try:
-            text = json.dumps(args, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
-        except (TypeError, ValueError, RecursionError) as error:
+            text = encode(args)
+        except (TypeError, ValueError, RecursionError, MemoryError, OverflowError) as error:
             future.set_exception(ToolCallError(name, "arguments for " + name + " are not JSON: " + str(error)))
+            return future
+        if text is None:
+            future.set_exception(ToolCallError(
+                name, "arguments for " + name + " exceed " + str(max_argument_chars) + " characters of JSON"))
             return future
         counter[0] += 1
         pending[counter[0]] = (name, future)
