@@ -118,6 +118,10 @@ describe('attempts that end the interpreter', () => {
     ],
     ['a fatal signal to itself', 'import os\nos.kill(os.getpid(), 9)'],
     ['os._exit', 'import os\nos._exit(3)'],
+    [
+      'an exception whose __str__ raises and whose class walks the frames',
+      'class Hostile(Exception):\n    def __str__(self):\n        import sys\n        f = sys._getframe()\n        while f.f_back: f = f.f_back\n        raise RuntimeError(str(f.f_globals.keys()))\nraise Hostile()',
+    ],
   ])('%s ends the run as exception and leaks nothing', async (_label, body) => {
     const unblock =
       'import sys\nsys.meta_path[:] = [f for f in sys.meta_path if getattr(f, "__name__", "") != "Refuse"]\n'
