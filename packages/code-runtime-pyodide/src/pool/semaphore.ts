@@ -1,0 +1,55 @@
+/**
+ * A FIFO counting semaphore whose waiters can give up (abort) or be refused (dispose).
+ */
+
+/** Counting semaphore bounding how many runs hold a worker at once. */
+export class Semaphore {
+  #available: number
+  readonly #waiters: Array<(granted: boolean) => void> = []
+
+  constructor(permits: number) {
+    this.#available = permits
+  }
+
+  /** Runs waiting for a permit. */
+  get waiting(): number {
+    return this.#waiters.length
+  }
+
+  /**
+   * Wait for a permit. Resolves `true` when granted, `false` when `signal` aborts first or
+   * the semaphore is closed. A granted permit must be returned with {@link release}.
+   */
+  acquire(signal?: AbortSignal): Promise<boolean> {
+    if (this.#available > 0) {
+      this.#available -= 1
+      return Promise.resolve(true)
+    }
+    if (signal?.aborted) return Promise.resolve(false)
+    return new Promise((resolve) => {
+      const waiter = (granted: boolean) => {
+        signal?.removeEventListener('abort', onAbort)
+        resolve(granted)
+      }
+      const onAbort = () => {
+        const index = this.#waiters.indexOf(waiter)
+        if (index >= 0) this.#waiters.splice(index, 1)
+        resolve(false)
+      }
+      signal?.addEventListener('abort', onAbort, { once: true })
+      this.#waiters.push(waiter)
+    })
+  }
+
+  /** Return a permit, handing it straight to the oldest waiter if there is one. */
+  release(): void {
+    const next = this.#waiters.shift()
+    if (next) next(true)
+    else this.#available += 1
+  }
+
+  /** Refuse every current waiter. */
+  close(): void {
+    for (const waiter of this.#waiters.splice(0)) waiter(false)
+  }
+}

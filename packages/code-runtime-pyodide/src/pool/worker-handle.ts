@@ -1,0 +1,139 @@
+/**
+ * One spawned Pyodide worker and its lifetime promises. A handle is used for at most one run.
+ */
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { Worker, type WorkerOptions } from 'node:worker_threads'
+import { CALL_LIMITS } from '../run/call-limits'
+import {
+  BLOCKED_MODULES,
+  BOOTSTRAP_SOURCE,
+  REFUSED_IMPORT_PREFIXES,
+  REFUSED_IMPORTS,
+} from '../worker/bootstrap-source'
+
+/** Settles once the worker has booted: `true` when ready, otherwise the reason it failed. */
+export type BootResult = { readonly ok: true } | { readonly ok: false; readonly message: string }
+
+/** A spawned worker, its interrupt buffer, its boot result and its exit. */
+export interface WorkerHandle {
+  readonly worker: Worker
+  /** Pyodide's interrupt buffer: writing 2 (SIGINT) raises `KeyboardInterrupt` at the next bytecode. */
+  readonly interrupt: Int32Array
+  /** Resolves when the worker reports `ready`, or with the failure if it errors or exits first. */
+  readonly booted: Promise<BootResult>
+  /** Resolves with the exit code once the thread has exited. */
+  readonly exited: Promise<number>
+  /** Whether the thread has exited. */
+  readonly hasExited: () => boolean
+  /** The last `error` event the worker raised, if any. */
+  readonly lastError: () => unknown
+}
+
+/** Options a worker is spawned with. */
+export interface SpawnOptions {
+  readonly maxOldGenerationSizeMb: number
+  readonly maxMemoryMb: number
+}
+
+/** Describe a worker `error` event for a failure message. */
+export function describeWorkerError(error: unknown, options: SpawnOptions): string {
+  const code = (error as { code?: unknown } | null)?.code
+  if (code === 'ERR_WORKER_OUT_OF_MEMORY') {
+    return `the worker ran out of memory (maxOldGenerationSizeMb: ${options.maxOldGenerationSizeMb})`
+  }
+  const message = (error as { message?: unknown } | null)?.message
+  return `the worker failed: ${typeof message === 'string' ? message : String(error)}`
+}
+
+let pyodideDirectory: string | undefined
+
+/** Where the installed `pyodide` package lives (resolved once; the worker loads it from there, offline). */
+function locatePyodide(): string {
+  pyodideDirectory ??= dirname(createRequire(import.meta.url).resolve('pyodide/package.json'))
+  return pyodideDirectory
+}
+
+/**
+ * Spawn a run worker: an empty environment, no `execArgv`, the V8 heap cap, and the Pyodide
+ * location, interrupt buffer and memory cap as `workerData`. The worker is unref'd until a run
+ * claims it, so idle warm workers never keep the process alive.
+ */
+export function spawnWorkerHandle(options: SpawnOptions): WorkerHandle {
+  const directory = locatePyodide()
+  const interrupt = new SharedArrayBuffer(4)
+  const workerOptions: WorkerOptions & { eval: true } = {
+    eval: true,
+    env: {},
+    execArgv: [],
+    argv: [],
+    name: 'run_code',
+    resourceLimits: { maxOldGenerationSizeMb: options.maxOldGenerationSizeMb },
+    workerData: {
+      moduleURL: pathToFileURL(join(directory, 'pyodide.mjs')).href,
+      indexURL: `${directory}/`,
+      interrupt,
+      memoryLimitBytes: options.maxMemoryMb * 1024 * 1024,
+      blocked: BLOCKED_MODULES,
+      refusedImports: REFUSED_IMPORTS,
+      refusedPrefixes: REFUSED_IMPORT_PREFIXES,
+      maxArgumentChars: CALL_LIMITS.maxArgumentChars,
+    },
+    // The interpreter's own fatal-error reports go to console; they are not program output.
+    stdout: true,
+    stderr: true,
+  }
+  const worker = new Worker(BOOTSTRAP_SOURCE, workerOptions)
+  worker.unref()
+  worker.stdout.resume()
+  worker.stderr.resume()
+  let exited = false
+  let lastError: unknown
+  const exitedPromise = new Promise<number>((resolve) => {
+    worker.once('exit', (code) => {
+      exited = true
+      resolve(code)
+    })
+  })
+  worker.on('error', (error) => {
+    lastError = error
+  })
+  const booted = new Promise<BootResult>((resolve) => {
+    const onMessage = (message: unknown) => {
+      const kind =
+        typeof message === 'object' && message !== null ? (message as { k?: unknown }).k : undefined
+      if (kind === 'ready') {
+        cleanup()
+        resolve({ ok: true })
+      } else if (kind === 'boot-failed') {
+        cleanup()
+        resolve({ ok: false, message: 'the interpreter failed to boot' })
+      }
+    }
+    const onError = (error: unknown) => {
+      cleanup()
+      resolve({ ok: false, message: describeWorkerError(error, options) })
+    }
+    const onExit = (code: number) => {
+      cleanup()
+      resolve({ ok: false, message: `the worker exited while booting (code ${code})` })
+    }
+    const cleanup = () => {
+      worker.off('message', onMessage)
+      worker.off('error', onError)
+      worker.off('exit', onExit)
+    }
+    worker.on('message', onMessage)
+    worker.once('error', onError)
+    worker.once('exit', onExit)
+  })
+  return {
+    worker,
+    interrupt: new Int32Array(interrupt),
+    booted,
+    exited: exitedPromise,
+    hasExited: () => exited,
+    lastError: () => lastError,
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * The wire protocol between the host and a Pyodide run worker (structured clone, small objects).
+ *
+ * worker → host: `{ k: 'ready' }` once booted, or `{ k: 'boot-failed', m }`; `{ k: 'log', l }`
+ * per output line, posted at once; `{ k: 'call', i, n, a }` per binding call, `a` being the
+ * arguments' JSON text and `i` numbering calls from 1; `{ k: 'done', s, v? }` once, with `s` a
+ * {@link DoneStatus}.
+ *
+ * host → worker: `{ k: 'run', code, names, limit }` once; `{ k: 'res', i, ok, a, b }` per settled
+ * call (`ok`: `a` is the value's JSON text; otherwise `a` the tool name and `b` the message).
+ */
+
+/** How a run ended, as the worker reports it. */
+export const DoneStatus = {
+  OK: 0,
+  EXCEPTION: 1,
+  INVALID_OUTPUT: 2,
+  OUTPUT_LIMIT: 3,
+} as const
+
+/** One of the {@link DoneStatus} values. */
+export type DoneStatus = (typeof DoneStatus)[keyof typeof DoneStatus]
+
+/** One binding call, as rebuilt by the host-side validator. */
+export interface WorkerCall {
+  readonly id: number
+  readonly name: string
+  /** The arguments as JSON text (parsed by the host, so a forged message cannot smuggle a non-JSON value). */
+  readonly argsText: string
+}
+
+/** An inbound message after validation: a fresh object holding only checked fields. */
+export type WorkerMessage =
+  | { readonly kind: 'ready' }
+  | { readonly kind: 'boot-failed'; readonly message: string }
+  | { readonly kind: 'log'; readonly line: string }
+  | { readonly kind: 'call'; readonly call: WorkerCall }
+  | { readonly kind: 'done'; readonly status: DoneStatus; readonly payload: string | undefined }
+
+/** The message that starts a run. */
+export interface RunMessage {
+  readonly k: 'run'
+  /** The program: the body of an async Python function. */
+  readonly code: string
+  /** JSON text of the allowed binding names. */
+  readonly names: string
+  /** `maxOutputBytes`, enforced early in the worker and again on the host. */
+  readonly limit: number
+}
+
+/** The answer to one binding call. */
+export type ReplyMessage =
+  | { readonly k: 'res'; readonly i: number; readonly ok: true; readonly a: string; readonly b: null }
+  | { readonly k: 'res'; readonly i: number; readonly ok: false; readonly a: string; readonly b: string }

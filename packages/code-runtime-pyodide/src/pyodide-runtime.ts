@@ -1,0 +1,145 @@
+/**
+ * The runtime itself, usable without cordis: waits for a concurrency slot, hands the program to
+ * a fresh pre-booted interpreter in its own worker and returns its outcome once the program can
+ * no longer run. The slot is held until the worker has exited.
+ */
+import type { CodeRunHost, CodeRunOutcome, CodeRunRequest, CodeRuntime } from '@dsh/tools-codemode'
+import { resolvePyodideRuntimeConfig } from './config'
+import { Semaphore } from './pool/semaphore'
+import type { BootResult } from './pool/worker-handle'
+import { WorkerPool } from './pool/worker-pool'
+import { runSession } from './run/run-session'
+import type { PyodideRuntimeConfig, PyodideRuntimeStats, ResolvedPyodideRuntimeConfig } from './types'
+
+/**
+ * A `CodeRuntime` for Python programs, each run in its own fresh Pyodide interpreter in its own
+ * worker thread, without ambient authority. Call {@link PyodideRuntime.dispose} when done with it.
+ */
+export class PyodideRuntime implements CodeRuntime {
+  /** Always `'python'`. */
+  readonly language = 'python' as const
+  /** The validated configuration in force. */
+  readonly config: ResolvedPyodideRuntimeConfig
+  readonly #pool: WorkerPool
+  readonly #slots: Semaphore
+  readonly #shutdown = new AbortController()
+  readonly #runs = new Set<Promise<unknown>>()
+
+  /** Validate `config` (throws `PyodideRuntimeConfigError`) and start booting warm interpreters. */
+  constructor(config?: PyodideRuntimeConfig | null) {
+    this.config = resolvePyodideRuntimeConfig(config)
+    this.#pool = new WorkerPool(
+      { maxOldGenerationSizeMb: this.config.maxOldGenerationSizeMb, maxMemoryMb: this.config.maxMemoryMb },
+      this.config.warmWorkers,
+    )
+    this.#slots = new Semaphore(this.config.maxConcurrentRuns)
+    this.#pool.fill()
+  }
+
+  /** Whether {@link dispose} has been called. */
+  get disposed(): boolean {
+    return this.#shutdown.signal.aborted
+  }
+
+  /** Counts of live, running, exiting and warm workers and of queued runs. */
+  stats(): PyodideRuntimeStats {
+    return {
+      liveWorkers: this.#pool.live,
+      runningWorkers: this.#pool.running,
+      exitingWorkers: this.#pool.exiting,
+      warmWorkers: this.#pool.warm,
+      queuedRuns: this.#slots.waiting,
+    }
+  }
+
+  /**
+   * Resolves once no run is queued or running and every worker of a settled run has exited
+   * (warm workers stay). Runs started while waiting are waited for too.
+   */
+  async whenIdle(): Promise<void> {
+    for (;;) {
+      const pending: Promise<unknown>[] = [...this.#runs, ...this.#pool.exits()]
+      if (pending.length === 0) return
+      await Promise.all(pending)
+    }
+  }
+
+  /**
+   * Run one program. Never rejects: every failure is an outcome. Settles once the program can
+   * no longer run: a program that completes (returns, throws, or is refused by the worker)
+   * settles on the worker's completion message, posted in the same synchronous turn as the
+   * worker's `process.exit()`; a killed run (timeout, abort, output limit seen by the host,
+   * heap, protocol violation) settles after the worker's `exit` event. The run's concurrency
+   * slot is freed, and {@link dispose} returns, only once the worker has exited.
+   */
+  run(request: CodeRunRequest, host: CodeRunHost): Promise<CodeRunOutcome> {
+    const run = this.#run(request, host)
+    this.#runs.add(run)
+    void run.finally(() => this.#runs.delete(run))
+    return run
+  }
+
+  /** Stop accepting runs, end running ones as `abort`, and wait until every worker has exited. */
+  async dispose(): Promise<void> {
+    this.#shutdown.abort()
+    this.#slots.close()
+    await Promise.all([this.#pool.dispose(), ...this.#runs])
+    await this.#pool.dispose()
+  }
+
+  async #run(request: CodeRunRequest, host: CodeRunHost): Promise<CodeRunOutcome> {
+    const failure = (kind: 'abort' | 'exception' | 'worker-exit', message: string): CodeRunOutcome => ({
+      ok: false,
+      kind,
+      message,
+      logs: [],
+    })
+    if (this.disposed) return failure('abort', 'the code runtime was disposed')
+    if (host.signal.aborted) return failure('abort', 'the run was aborted')
+    if (!(await this.#slots.acquire(host.signal))) {
+      return failure('abort', this.disposed ? 'the code runtime was disposed' : 'the run was aborted')
+    }
+    const handle = this.#pool.take()
+    try {
+      const booted = await bootOrAbort(handle.booted, host.signal, this.#shutdown.signal)
+      if (!booted.ok) {
+        await handle.worker.terminate().catch(() => {})
+        await handle.exited
+        if (this.disposed) return failure('abort', 'the code runtime was disposed')
+        if (host.signal.aborted) return failure('abort', 'the run was aborted')
+        return failure('worker-exit', booted.message)
+      }
+      return await runSession(handle, {
+        source: request.code,
+        toolNames: request.toolNames,
+        host,
+        config: this.config,
+        shutdown: this.#shutdown.signal,
+      })
+    } finally {
+      this.#pool.release(handle)
+      // The slot bounds threads, not just programs: it is returned when the worker is gone.
+      if (handle.hasExited()) this.#slots.release()
+      else void handle.exited.then(() => this.#slots.release())
+    }
+  }
+}
+
+function bootOrAbort(booted: Promise<BootResult>, ...signals: AbortSignal[]): Promise<BootResult> {
+  const aborted: BootResult = { ok: false, message: 'aborted while the worker was booting' }
+  if (signals.some((signal) => signal.aborted)) return Promise.resolve(aborted)
+  return new Promise((resolve) => {
+    const done = (result: BootResult) => {
+      for (const signal of signals) signal.removeEventListener('abort', onAbort)
+      resolve(result)
+    }
+    const onAbort = () => done(aborted)
+    for (const signal of signals) signal.addEventListener('abort', onAbort, { once: true })
+    void booted.then(done)
+  })
+}
+
+/** Create a {@link PyodideRuntime} without cordis (tests, benchmarks, other hosts). */
+export function createPyodideRuntime(config?: PyodideRuntimeConfig | null): PyodideRuntime {
+  return new PyodideRuntime(config)
+}

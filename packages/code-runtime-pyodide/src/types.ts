@@ -1,0 +1,64 @@
+/**
+ * Public types of @dsh/code-runtime-pyodide. Types only; behaviour lives in the modules named
+ * after what they export.
+ */
+import type { CodeRunHost } from '@dsh/tools-codemode'
+
+/** A JSON value as the Code Mode host hands it over (`host.call` resolves to one). */
+export type JsonValue = Awaited<ReturnType<CodeRunHost['call']>>
+
+/**
+ * Configuration of the Pyodide runtime, as a user writes it. Every field is optional;
+ * {@link resolvePyodideRuntimeConfig} validates it and fills in the defaults.
+ */
+export interface PyodideRuntimeConfig {
+  /**
+   * Budget of measured busy time per run, in milliseconds (default 30 000). Time spent waiting
+   * for a tool call does not count. Exceeding it interrupts the interpreter (Pyodide's interrupt
+   * buffer) and ends the run as `timeout`.
+   */
+  readonly computeMs?: number
+  /** Wall-clock budget per run, in milliseconds (default 300 000, at most 2 147 483 647). Exceeding it ends the run as `timeout`. */
+  readonly maxWallMs?: number
+  /**
+   * Cap on the combined UTF-8 size of the program's log lines (each costs at least one byte)
+   * plus its completion payload, in bytes (default 64 MiB). Exceeding it ends the run as `output-limit`.
+   */
+  readonly maxOutputBytes?: number
+  /**
+   * Cap on the interpreter's WebAssembly memory, in MiB (default 512, 64 – 4095). Python sees an
+   * allocation past it as `MemoryError`; a program that cannot recover ends as `exception` or `worker-exit`.
+   */
+  readonly maxMemoryMb?: number
+  /** V8 old-generation heap cap of each worker (its JavaScript side), in MiB (default 256, at least 64). Exhausting it ends the run as `worker-exit`. */
+  readonly maxOldGenerationSizeMb?: number
+  /** How many run workers may be alive at once (default 4): running, or exiting after their run settled. Further runs wait, in order. */
+  readonly maxConcurrentRuns?: number
+  /** How many booted interpreters to keep waiting for a program (default 1; 0 boots on demand). */
+  readonly warmWorkers?: number
+}
+
+/** A validated {@link PyodideRuntimeConfig} with every default applied. */
+export interface ResolvedPyodideRuntimeConfig {
+  readonly computeMs: number
+  readonly maxWallMs: number
+  readonly maxOutputBytes: number
+  readonly maxMemoryMb: number
+  readonly maxOldGenerationSizeMb: number
+  readonly maxConcurrentRuns: number
+  readonly warmWorkers: number
+}
+
+/** A snapshot of the runtime's workers, for monitoring and tests. */
+export interface PyodideRuntimeStats {
+  /** Workers spawned and not yet exited (warm, booting, running or exiting). */
+  readonly liveWorkers: number
+  /** Workers currently running a program. */
+  readonly runningWorkers: number
+  /** Workers whose run has settled and whose thread is still exiting (they hold a concurrency slot). */
+  readonly exitingWorkers: number
+  /** Booted (or booting) workers waiting for a program. */
+  readonly warmWorkers: number
+  /** Runs waiting for a concurrency slot. */
+  readonly queuedRuns: number
+}

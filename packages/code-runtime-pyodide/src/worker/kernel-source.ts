@@ -1,0 +1,234 @@
+/**
+ * The Python half of the worker (run once per interpreter, before the interpreter is handed to
+ * a program). `install` receives the JavaScript host functions — plain closures that post to
+ * the host — and returns `(deliver, start)`. It then closes the interpreter's ways out:
+ * JavaScript-bridge and package-loading modules are evicted and refused at import time, and
+ * stdout/stderr become the run's log stream. The program itself is compiled as the body of an
+ * `async def` (top-level `await` and `return`) with file name `<program>`, so tracebacks show
+ * only program frames.
+ */
+export const KERNEL_SOURCE = String.raw`
+def __dsh_install(host_log, host_call, host_done, blocked_text, max_argument_chars):
+    import ast, asyncio, builtins, faulthandler, json, sys, traceback
+
+    # Its dumps would show the kernel's frames; a crash ends the run anyway.
+    faulthandler.disable()
+
+    OK, EXCEPTION, INVALID_OUTPUT = 0, 1, 2
+    SAFE_INT = 2 ** 53 - 1
+    MAX_NODES = 1_000_000
+    blocked = frozenset(blocked_text.split(","))
+
+    def is_blocked(name):
+        return name.split(".")[0] in blocked
+
+    class Refuse:
+        """A meta-path finder that refuses every module without ambient-authority value."""
+        @staticmethod
+        def find_spec(name, path=None, target=None):
+            if is_blocked(name):
+                raise ImportError("module " + repr(name) + " is not available in run_code")
+            return None
+
+    sys.meta_path.insert(0, Refuse)
+    for name in list(sys.modules):
+        if is_blocked(name):
+            del sys.modules[name]
+
+    class ToolCallError(Exception):
+        """Raised by a failed tool call."""
+        def __init__(self, tool_name, message):
+            super().__init__(message)
+            self.tool_name = tool_name
+            self.message = message
+
+    # Tracebacks name it as the SDK does, not as a kernel local.
+    ToolCallError.__qualname__ = "ToolCallError"
+    ToolCallError.__module__ = "builtins"
+
+    class LogStream:
+        """stdout/stderr: every complete line goes to the host at once."""
+        def __init__(self):
+            self._partial = ""
+        def write(self, text):
+            if not isinstance(text, str):
+                raise TypeError("write() argument must be str")
+            lines = (self._partial + text).split("\n")
+            self._partial = lines.pop()
+            for line in lines:
+                host_log(line)
+            if len(self._partial) > 65536:
+                line, self._partial = self._partial, ""
+                host_log(line)
+            return len(text)
+        def flush(self):
+            pass
+        def close_run(self):
+            if self._partial:
+                line, self._partial = self._partial, ""
+                host_log(line)
+        def isatty(self):
+            return False
+        def writable(self):
+            return True
+
+    out = LogStream()
+    sys.stdout = out
+    sys.stderr = out
+    sys.__stdout__ = out
+    sys.__stderr__ = out
+
+    pending = {}
+    counter = [0]
+    allowed = set()
+
+    encoder = json.JSONEncoder(allow_nan=False, ensure_ascii=False, separators=(",", ":"))
+
+    def encode(args):
+        """JSON text of args, or None past the size cap. Encodes lazily, so a shared-reference
+        bomb stops at the cap instead of expanding in full."""
+        parts, size = [], 0
+        for chunk in encoder.iterencode(args):
+            size += len(chunk)
+            if size > max_argument_chars:
+                return None
+            parts.append(chunk)
+        return "".join(parts)
+
+    def call(name, args):
+        loop = asyncio.get_event_loop()
+        future = loop.create_future()
+        try:
+            text = encode(args)
+        except (TypeError, ValueError, RecursionError, MemoryError, OverflowError) as error:
+            future.set_exception(ToolCallError(name, "arguments for " + name + " are not JSON: " + str(error)))
+            return future
+        if text is None:
+            future.set_exception(ToolCallError(
+                name, "arguments for " + name + " exceed " + str(max_argument_chars) + " characters of JSON"))
+            return future
+        counter[0] += 1
+        pending[counter[0]] = (name, future)
+        host_call(counter[0], name, text)
+        return future
+
+    def binding(name):
+        def bound(args=None):
+            return call(name, {} if args is None else args)
+        bound.__name__ = name
+        bound.__qualname__ = "tools." + name
+        return bound
+
+    class Tools:
+        """The tool bindings: tools.name(args) or tools["exotic-name"](args)."""
+        __slots__ = ()
+        def __getattr__(self, name):
+            if name in allowed:
+                return binding(name)
+            raise AttributeError("no tool named " + repr(name))
+        def __getitem__(self, name):
+            if isinstance(name, str) and name in allowed:
+                return binding(name)
+            raise KeyError("no tool named " + repr(name))
+        def __dir__(self):
+            return sorted(allowed)
+        def __repr__(self):
+            return "<tools: " + ", ".join(sorted(allowed)) + ">"
+
+    def deliver(call_id, ok, text, message):
+        entry = pending.pop(call_id, None)
+        if entry is None:
+            return
+        name, future = entry
+        if future.done():
+            return
+        if ok:
+            future.set_result(json.loads(text))
+        else:
+            future.set_exception(ToolCallError(text, message))
+
+    def json_problem(root):
+        """Why root is not lossless JSON, with the path of the offending value (None if it is)."""
+        stack = [(root, "$")]
+        count = 0
+        while stack:
+            value, path = stack.pop()
+            count += 1
+            if count > MAX_NODES:
+                return "more than " + str(MAX_NODES) + " values (or a cycle) at " + path
+            if value is None or isinstance(value, (bool, str)):
+                continue
+            if type(value) is int:
+                if -SAFE_INT <= value <= SAFE_INT:
+                    continue
+                return "an integer beyond 2**53-1 at " + path
+            if type(value) is float:
+                if value == value and value not in (float("inf"), float("-inf")):
+                    continue
+                return "a non-finite number at " + path
+            if type(value) is list or type(value) is tuple:
+                for i, item in enumerate(value):
+                    stack.append((item, path + "[" + str(i) + "]"))
+                continue
+            if type(value) is dict:
+                for key, item in value.items():
+                    if type(key) is not str:
+                        return "a non-string key at " + path
+                    stack.append((item, path + "[" + json.dumps(key) + "]"))
+                continue
+            return "a value of type " + type(value).__name__ + " at " + path
+        return None
+
+    def describe(error):
+        """The traceback text, keeping only the program's own frames (no host or kernel paths)."""
+        try:
+            info = traceback.TracebackException.from_exception(error)
+            info.stack = traceback.StackSummary.from_list(
+                [frame for frame in info.stack if frame.filename == "<program>"]
+            )
+            text = "".join(info.format(chain=False))
+        except BaseException:
+            text = "the program raised an exception that could not be described"
+        return text.rstrip("\n")
+
+    def compile_program(source):
+        tree = ast.parse(source, "<program>", "exec")
+        wrapper = ast.AsyncFunctionDef(
+            name="__program", args=ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]),
+            body=tree.body or [ast.Pass()], decorator_list=[], returns=None, type_params=[],
+        )
+        module = ast.Module(body=[wrapper], type_ignores=[])
+        ast.fix_missing_locations(module)
+        return compile(module, "<program>", "exec", dont_inherit=True)
+
+    async def main(source):
+        try:
+            code = compile_program(source)
+            scope = {"__name__": "__program__", "__builtins__": builtins, "tools": Tools(),
+                     "ToolCallError": ToolCallError, "asyncio": asyncio, "json": json}
+            exec(code, scope)
+            value = await scope.pop("__program")()
+        except BaseException as error:
+            out.close_run()
+            host_done(EXCEPTION, describe(error))
+            return
+        out.close_run()
+        if value is None:
+            host_done(OK, None)
+            return
+        try:
+            problem = json_problem(value)
+            text = None if problem else json.dumps(value, allow_nan=False, ensure_ascii=False)
+        except BaseException as error:
+            problem = "it cannot be encoded (" + type(error).__name__ + ")"
+        if problem:
+            host_done(INVALID_OUTPUT, "the result is not JSON: " + problem)
+            return
+        host_done(OK, text)
+
+    def start(source, names_text):
+        allowed.update(json.loads(names_text))
+        asyncio.ensure_future(main(source))
+
+    return deliver, start
+`

@@ -1,0 +1,171 @@
+/**
+ * Budgets and endings against real Pyodide in real workers: computeMs through the interrupt
+ * buffer (and termination, for a program that swallows the interrupt), maxWallMs, maxOutputBytes
+ * (empty lines cost a byte each), the WebAssembly memory cap, abort mid-run and dispose with runs
+ * in flight. Every test checks that no worker is left running afterwards.
+ */
+import { afterAll, describe, expect, it } from 'vitest'
+import { createPyodideRuntime } from '../src/index'
+import { fakeHost, request } from './fixtures/host'
+
+// Short busy-time budget, generous wall time: hot loops, output floods, aborts.
+const runtime = createPyodideRuntime({
+  warmWorkers: 2,
+  computeMs: 2_000,
+  maxWallMs: 60_000,
+  maxOutputBytes: 4_096,
+})
+// Generous busy time under a small memory cap; short wall time for a program that only waits.
+// Interpreters boot on demand here (the wall clock starts once the program is sent).
+const roomy = createPyodideRuntime({ warmWorkers: 0, computeMs: 60_000, maxWallMs: 60_000, maxMemoryMb: 128 })
+const hasty = createPyodideRuntime({ warmWorkers: 0, computeMs: 60_000, maxWallMs: 1_500 })
+afterAll(() => Promise.all([runtime.dispose(), roomy.dispose(), hasty.dispose()]))
+
+async function settledAndGone(target = runtime): Promise<void> {
+  await target.whenIdle()
+  expect(target.stats()).toMatchObject({ runningWorkers: 0, exitingWorkers: 0, queuedRuns: 0 })
+}
+
+describe('budgets', () => {
+  it('a hot loop that swallows the interrupt still ends as timeout (computeMs)', async () => {
+    const { host } = fakeHost({})
+    const outcome = await runtime.run(
+      request(
+        [
+          'print("start")',
+          'while True:',
+          '    try:',
+          '        while True:',
+          '            pass',
+          '    except BaseException:',
+          '        pass',
+        ].join('\n'),
+      ),
+      host,
+    )
+    expect(outcome).toMatchObject({ ok: false, kind: 'timeout', logs: ['start'] })
+    if (!outcome.ok) expect(outcome.message).toContain('computeMs')
+    await settledAndGone()
+  })
+
+  it('a program that waits forever ends as timeout (maxWallMs)', async () => {
+    const { host } = fakeHost({})
+    const outcome = await hasty.run(request('print("waiting")\nawait asyncio.sleep(3600)'), host)
+    expect(outcome).toMatchObject({ ok: false, kind: 'timeout', logs: ['waiting'] })
+    if (!outcome.ok) expect(outcome.message).toContain('maxWallMs')
+    await settledAndGone(hasty)
+  })
+
+  it('empty print lines are not free: a flood of them ends as output-limit', async () => {
+    const { host, streamed } = fakeHost({})
+    const outcome = await runtime.run(request('for i in range(10**8):\n    print()'), host)
+    expect(outcome).toMatchObject({ ok: false, kind: 'output-limit' })
+    expect(outcome.logs.length).toBeLessThanOrEqual(4_096)
+    expect(streamed.length).toBe(outcome.logs.length)
+    await settledAndGone()
+  })
+
+  it('allocations past maxMemoryMb raise MemoryError inside Python; the host is untouched', async () => {
+    const { host } = fakeHost({})
+    const outcome = await roomy.run(
+      request(
+        [
+          'out = {}',
+          'for name, make in [("bytearray(2**30)", lambda: bytearray(2**30)), ("bytearray(2**31)", lambda: bytearray(2**31)),',
+          '                   ("x * 10**10", lambda: "x" * 10**10), ("[0] * 10**9", lambda: [0] * 10**9)]:',
+          '    try:',
+          '        make()',
+          '        out[name] = "allocated"',
+          '    except BaseException as error:',
+          '        out[name] = type(error).__name__',
+          'chunks = []',
+          'try:',
+          '    while True:',
+          '        chunks.append(bytearray(10**7))',
+          'except MemoryError:',
+          '    out["grown"] = len(chunks)',
+          'chunks.clear()',
+          'def deep(n):',
+          '    return deep(n + 1)',
+          'try:',
+          '    deep(0)',
+          'except RecursionError:',
+          '    out["recursion"] = "RecursionError"',
+          'return out',
+        ].join('\n'),
+      ),
+      host,
+    )
+    expect(outcome.ok).toBe(true)
+    if (!outcome.ok) return
+    const result = outcome.result as Record<string, string | number>
+    expect(result['bytearray(2**30)']).toBe('MemoryError')
+    expect(['MemoryError', 'OverflowError']).toContain(result['bytearray(2**31)'])
+    expect(['MemoryError', 'OverflowError']).toContain(result['x * 10**10'])
+    expect(result['[0] * 10**9']).toBe('MemoryError')
+    // 10 MB chunks under a 128 MiB cap (the interpreter itself uses part of it).
+    expect(result.grown).toBeGreaterThan(0)
+    expect(result.grown).toBeLessThan(14)
+    expect(result.recursion).toBe('RecursionError')
+    await settledAndGone(roomy)
+  })
+
+  it('unbounded recursion past the stack ends the run (exception, or timeout first), not the host', async () => {
+    const { host } = fakeHost({})
+    const outcome = await runtime.run(
+      request('import sys\nsys.setrecursionlimit(10**6)\ndef deep(n):\n    return deep(n + 1)\ndeep(0)'),
+      host,
+    )
+    expect(outcome.ok).toBe(false)
+    if (!outcome.ok) expect(['exception', 'timeout']).toContain(outcome.kind)
+    await settledAndGone()
+  })
+})
+
+describe('abort and dispose', () => {
+  it('aborting the host signal mid-run ends the run as abort and the worker is gone', async () => {
+    const controller = new AbortController()
+    let called = 0
+    const { host } = fakeHost(
+      {
+        hang: () => {
+          called++
+          controller.abort()
+          return new Promise(() => {})
+        },
+      },
+      controller.signal,
+    )
+    const outcome = await runtime.run(
+      request('print("before")\nawait tools.hang({})\nprint("after")', ['hang']),
+      host,
+    )
+    expect(called).toBe(1)
+    expect(outcome).toMatchObject({ ok: false, kind: 'abort', logs: ['before'] })
+    await settledAndGone()
+  })
+
+  it('dispose with runs in flight ends them as abort and awaits every worker exit', async () => {
+    const local = createPyodideRuntime({ warmWorkers: 2, computeMs: 60_000, maxWallMs: 60_000 })
+    let called = 0
+    const waiting = fakeHost({
+      hang: () => {
+        called++
+        return new Promise(() => {})
+      },
+    })
+    const spinning = fakeHost({ mark: () => ++called })
+    const runs = [
+      local.run(request('await tools.hang({})', ['hang']), waiting.host),
+      local.run(request('await tools.mark({})\nwhile True:\n    pass', ['mark']), spinning.host),
+    ]
+    for (let i = 0; i < 100_000 && called < 2; i++) await new Promise((resolve) => setTimeout(resolve, 5))
+    expect(called).toBe(2)
+    await local.dispose()
+    expect(local.stats()).toMatchObject({ liveWorkers: 0, runningWorkers: 0, warmWorkers: 0 })
+    const outcomes = await Promise.all(runs)
+    for (const outcome of outcomes) expect(outcome).toMatchObject({ ok: false, kind: 'abort' })
+    const late = await local.run(request('return 1'), fakeHost({}).host)
+    expect(late).toMatchObject({ ok: false, kind: 'abort' })
+  })
+})

@@ -1,0 +1,55 @@
+import { Context } from '@deepseek-ai/cordis'
+import { describe, expect, it } from 'vitest'
+import PyodideCodeRuntime, {
+  DEFAULT_PYODIDE_RUNTIME_CONFIG,
+  isPyodideRuntimeError,
+  PyodideRuntimeConfigError,
+  PyodideRuntimeConfigSchema,
+  resolvePyodideRuntimeConfig,
+} from '../src/index'
+
+describe('config', () => {
+  it('applies the defaults: 64 MiB output, 512 MiB interpreter memory, one warm interpreter', () => {
+    expect(resolvePyodideRuntimeConfig()).toEqual(DEFAULT_PYODIDE_RUNTIME_CONFIG)
+    expect(DEFAULT_PYODIDE_RUNTIME_CONFIG).toMatchObject({
+      maxOutputBytes: 64 * 1024 * 1024,
+      maxMemoryMb: 512,
+      warmWorkers: 1,
+    })
+  })
+
+  it('bounds maxMemoryMb to what a 32-bit WebAssembly memory can hold', () => {
+    expect(resolvePyodideRuntimeConfig({ maxMemoryMb: 4095 }).maxMemoryMb).toBe(4095)
+    expect(() => resolvePyodideRuntimeConfig({ maxMemoryMb: 4096 })).toThrow(PyodideRuntimeConfigError)
+    expect(() => resolvePyodideRuntimeConfig({ maxMemoryMb: 63 })).toThrow(PyodideRuntimeConfigError)
+  })
+
+  it('accepts maxWallMs up to 2147483647 and refuses one more', () => {
+    expect(resolvePyodideRuntimeConfig({ maxWallMs: 2_147_483_647 }).maxWallMs).toBe(2_147_483_647)
+    expect(() => resolvePyodideRuntimeConfig({ maxWallMs: 2_147_483_648 })).toThrow(PyodideRuntimeConfigError)
+  })
+
+  it('lists every invalid field and unknown key in one error', () => {
+    let caught: unknown
+    try {
+      resolvePyodideRuntimeConfig({ computeMs: 0, warmWorkers: 1.5, colour: 'red' } as never)
+    } catch (error) {
+      caught = error
+    }
+    expect(isPyodideRuntimeError(caught)).toBe(true)
+    expect((caught as PyodideRuntimeConfigError).code).toBe('INVALID_RUNTIME_CONFIG')
+    expect((caught as PyodideRuntimeConfigError).issues).toHaveLength(3)
+  })
+
+  it('exposes a standard-schema validator that cordis applies to the service', async () => {
+    const ok = PyodideRuntimeConfigSchema['~standard'].validate({ maxConcurrentRuns: 2 })
+    expect(ok).toEqual({ value: { ...DEFAULT_PYODIDE_RUNTIME_CONFIG, maxConcurrentRuns: 2 } })
+    const bad = PyodideRuntimeConfigSchema['~standard'].validate({ maxMemoryMb: 1 })
+    expect(bad.issues?.[0]?.message).toMatch(/maxMemoryMb/)
+    const ctx = new Context()
+    await ctx.plugin(PyodideCodeRuntime, { warmWorkers: 0 })
+    expect(ctx.codeRuntime.language).toBe('python')
+    expect((ctx.codeRuntime as PyodideCodeRuntime).config.warmWorkers).toBe(0)
+    await ctx.fiber.dispose()
+  })
+})
