@@ -84,6 +84,7 @@ export type {
   PromptSection,
   ScopeKey,
   TextContentPart,
+  ToolAnnotations,
   ToolAssembly,
   ToolContent,
   ToolDefinition,
