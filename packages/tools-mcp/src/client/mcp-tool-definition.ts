@@ -1,0 +1,128 @@
+import {
+  assertObjectJsonSchema,
+  assertSupportedJsonSchema,
+  type JsonSchemaNode,
+  type JsonValue,
+  type ObjectJsonSchema,
+  snapshotJson,
+  type ToolAnnotations,
+  type ToolDefinition,
+  type ToolRunContext,
+} from '@dsh/tools-core'
+import type { Tool } from '@modelcontextprotocol/sdk/types.js'
+import { McpServerError } from '../errors'
+import { CONTENT_BLOCKS_SCHEMA, renderContentBlocks, textOfBlocks } from './content-blocks'
+import { forwardProgress } from './forward-progress'
+import type { ServerConnection } from './server-connection'
+
+/** Descriptions longer than this are cut (with a marker): they are prompt text, paid every turn. */
+export const MAX_DESCRIPTION_CHARS = 4096
+/** Input or output schemas larger than this (as JSON) are refused. */
+export const MAX_SCHEMA_CHARS = 64 * 1024
+
+/** How one server tool becomes a local definition. */
+export interface McpToolBinding {
+  readonly local: string
+  readonly connection: ServerConnection
+  readonly trustAnnotations: boolean
+}
+
+/** A built definition plus notes for the log, or the reason the tool cannot be registered. */
+export type McpToolBuild =
+  | { readonly definition: ToolDefinition; readonly notes: readonly string[] }
+  | { readonly refused: string }
+
+function boundedDescription(tool: Tool): string {
+  const text = tool.description ?? tool.title ?? ''
+  if (text.length <= MAX_DESCRIPTION_CHARS) return text
+  return `${text.slice(0, MAX_DESCRIPTION_CHARS)}… (description truncated from ${text.length} characters)`
+}
+
+/** The schema as a frozen JSON snapshot, or why it is refused (size, shape, today's keyword gate). */
+function checkedSchema(schema: unknown, object: boolean): JsonSchemaNode | string {
+  try {
+    const size = JSON.stringify(schema).length
+    if (size > MAX_SCHEMA_CHARS) return `schema is ${size} characters of JSON (limit ${MAX_SCHEMA_CHARS})`
+    if (object) assertObjectJsonSchema(schema)
+    else assertSupportedJsonSchema(schema)
+    return snapshotJson(schema) as JsonSchemaNode
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error)
+  }
+}
+
+function annotationsOf(tool: Tool): ToolAnnotations | undefined {
+  const hints = tool.annotations
+  if (hints === undefined) return undefined
+  const out: Record<string, boolean> = {}
+  if (typeof hints.readOnlyHint === 'boolean') out.readOnly = hints.readOnlyHint
+  if (typeof hints.destructiveHint === 'boolean') out.destructive = hints.destructiveHint
+  if (typeof hints.idempotentHint === 'boolean') out.idempotent = hints.idempotentHint
+  if (typeof hints.openWorldHint === 'boolean') out.openWorld = hints.openWorldHint
+  return Object.freeze(out)
+}
+
+async function callServer(
+  tool: Tool,
+  connection: ServerConnection,
+  structured: boolean,
+  args: JsonValue,
+  exec: ToolRunContext,
+): Promise<JsonValue> {
+  const result = await connection.callTool(tool.name, args, exec.signal, (progress) =>
+    forwardProgress(exec, progress),
+  )
+  if (result.isError === true) {
+    const text = textOfBlocks(result.content) || '(no error text)'
+    throw new McpServerError(
+      connection.server,
+      `MCP tool "${tool.name}" on server "${connection.server}" failed: ${text}`,
+    )
+  }
+  if (!structured) return result.content as JsonValue
+  if (result.structuredContent === undefined) {
+    throw new McpServerError(
+      connection.server,
+      `MCP tool "${tool.name}" on server "${connection.server}" declares an outputSchema but returned no structuredContent`,
+    )
+  }
+  return result.structuredContent as JsonValue
+}
+
+/**
+ * Build the local definition of one server tool: `inputSchema` → parameters (refused by the
+ * schema gate → the tool is not registered, with the reason); `outputSchema` → the output schema
+ * and `structuredContent` the value (a refused `outputSchema` falls back, with a note, to the
+ * content-block value); annotations only when trusted.
+ */
+export function buildMcpToolDefinition(tool: Tool, binding: McpToolBinding): McpToolBuild {
+  const parameters = checkedSchema(tool.inputSchema, true)
+  if (typeof parameters === 'string') return { refused: `inputSchema refused: ${parameters}` }
+  const notes: string[] = []
+  let outputSchema = CONTENT_BLOCKS_SCHEMA
+  let structured = false
+  if (tool.outputSchema !== undefined) {
+    const checked = checkedSchema(tool.outputSchema, false)
+    if (typeof checked === 'string') {
+      notes.push(`outputSchema refused (${checked}); the value is the content blocks instead`)
+    } else {
+      outputSchema = checked
+      structured = true
+    }
+  }
+  const { connection } = binding
+  const definition: Record<string, unknown> = {
+    name: binding.local,
+    description: boundedDescription(tool),
+    parameters: parameters as ObjectJsonSchema,
+    output: Object.freeze({
+      schema: outputSchema,
+      render: (_args: JsonValue, value: JsonValue) =>
+        structured ? [{ type: 'text', text: JSON.stringify(value, null, 2) }] : renderContentBlocks(value),
+    }),
+    execute: (args: JsonValue, exec: ToolRunContext) => callServer(tool, connection, structured, args, exec),
+  }
+  const annotations = binding.trustAnnotations ? annotationsOf(tool) : undefined
+  if (annotations !== undefined) definition.annotations = annotations
+  return { definition: Object.freeze(definition) as unknown as ToolDefinition, notes }
+}
