@@ -155,9 +155,9 @@ export class ServerConnection {
     const transport = await this.#createTransport()
     const client = new Client({ name: 'dsh-tools-mcp', version: '0.1.0' }, { capabilities: {} })
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#options.onToolsChanged())
-    const options = this.#options.timeoutMs === undefined ? {} : { timeout: this.#options.timeoutMs }
     try {
-      await client.connect(transport, options)
+      // Starting a server (npx, a cold interpreter) may take longer than a call: the SDK's default deadline.
+      await client.connect(transport)
     } catch (error) {
       const pid = (transport as { pid?: number | null }).pid ?? undefined
       if (pid !== undefined) killQuietly(pid)
