@@ -114,7 +114,10 @@ function checkTransport(transport: unknown, issues: Issue[]): void {
   }
 }
 
-function validate(value: unknown): { value: ResolvedMcpClientConfig } | { issues: Issue[] } {
+/** Validate a config and fill in defaults (the plugin's `Config` and `apply` both use it). */
+export function resolveMcpClientConfig(
+  value: unknown,
+): { value: ResolvedMcpClientConfig } | { issues: Issue[] } {
   if (!isRecord(value))
     return { issues: [{ message: 'tools-mcp config must be an object { name, transport, … }' }] }
   const issues: Issue[] = []
@@ -153,4 +156,4 @@ function validate(value: unknown): { value: ResolvedMcpClientConfig } | { issues
 
 /** The client plugin's validated `Config` (a Standard Schema, as cordis expects). */
 export const Config: StandardConfigSchema<McpClientConfig, ResolvedMcpClientConfig> =
-  standardConfigSchema(validate)
+  standardConfigSchema(resolveMcpClientConfig)

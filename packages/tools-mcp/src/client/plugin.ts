@@ -1,5 +1,5 @@
 import type { Context } from '@deepseek-ai/cordis'
-import { Config, type ResolvedMcpClientConfig } from '../config'
+import { Config, type McpClientConfig, resolveMcpClientConfig } from '../config'
 import type { McpWarning } from '../events'
 import { askBeforeDestructive } from './ask-before-destructive'
 import { ServerConnection } from './server-connection'
@@ -22,9 +22,15 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
  * listing fails (the message names the server and quotes its stderr tail).
  *
  * @param ctx — the plugin context (a plain context: global tools; an agent scope: that agent's).
- * @param config — the validated {@link Config}.
+ * @param config — the (cordis-validated) config; validated again here, so a direct call is safe too.
  */
-export async function apply(ctx: Context, config: ResolvedMcpClientConfig): Promise<void> {
+export async function apply(ctx: Context, input: McpClientConfig): Promise<void> {
+  const resolved = resolveMcpClientConfig(input)
+  if ('issues' in resolved) {
+    const detail = resolved.issues.map((issue) => `${issue.path?.join('.') ?? ''} ${issue.message}`.trim())
+    throw new TypeError(`invalid tools-mcp config: ${detail.join('; ')}`)
+  }
+  const config = resolved.value
   const logger = ctx.logger(name)
   const warn = (message: string, tool?: string): void => {
     const warning: McpWarning =
