@@ -11,3 +11,4 @@ export type {
 } from './config'
 export { McpServerError } from './errors'
 export type { McpWarning } from './events'
+export { type McpServeHandle, type ServeMcpOptions, serveMcp } from './server/serve-mcp'
