@@ -74,7 +74,8 @@ export class ServerConnection {
     signal: AbortSignal,
     onprogress: (progress: Progress) => void,
   ): Promise<CallToolResult> {
-    const client = await this.client()
+    // Fast path: a live session needs no await before the request.
+    const client = this.#live?.client ?? (await this.client())
     const session = this.#session
     this.#inFlight++
     try {
