@@ -147,6 +147,19 @@ describe('client plugin: schemas the gate refuses', () => {
       expect(outputSchema).toMatchObject({ type: 'object' })
     }
   })
+
+  it('a root draft-07 / 2020-12 $schema alone does not keep a tool out', async () => {
+    const { ctx, warnings } = await setup()
+    const schema = ctx.tools.schemas().find((entry) => entry.name === 'fx__draft07')
+    expect(schema?.parameters).toMatchObject({ type: 'object', required: ['path'] })
+    expect(schema?.outputSchema).toMatchObject({ type: 'object', required: ['content'] })
+    const result = await call(ctx, 'fx__draft07', { path: '/x' })
+    expect(result.isError === false && result.value).toEqual({ content: 'read /x' })
+    // Either the gate took $schema as is (issue 12) or the plugin said it dropped it.
+    const notes = warnings.filter((entry) => entry.tool === 'draft07').map((entry) => entry.message)
+    for (const note of notes)
+      expect(note).toMatch(/root \$schema "http:\/\/json-schema.org\/draft-07\/schema#" dropped/)
+  })
 })
 
 describe('client plugin: annotations', () => {

@@ -38,16 +38,55 @@ function boundedDescription(tool: Tool): string {
   return `${text.slice(0, MAX_DESCRIPTION_CHARS)}… (description truncated from ${text.length} characters)`
 }
 
-/** The schema as a frozen JSON snapshot, or why it is refused (size, shape, today's keyword gate). */
-function checkedSchema(schema: unknown, object: boolean): JsonSchemaNode | string {
+/** Root `$schema` URIs whose meaning for the enforced keyword subset is the same as the gate's. */
+const SAME_SUBSET_DIALECTS = new Set([
+  'http://json-schema.org/draft-07/schema#',
+  'http://json-schema.org/draft-07/schema',
+  'https://json-schema.org/draft/2019-09/schema',
+  'https://json-schema.org/draft/2020-12/schema',
+])
+
+function gate(schema: unknown, object: boolean): void {
+  if (object) assertObjectJsonSchema(schema)
+  else assertSupportedJsonSchema(schema)
+}
+
+/**
+ * The schema as a frozen JSON snapshot, or why it is refused (size, shape, the runtime's keyword
+ * gate). A schema the gate refuses only for its root `$schema` (as zod-generated schemas
+ * declare draft-07) is retried without it when the dialect is one whose subset keywords mean the
+ * same; `notes` says so. Once the gate accepts `$schema` (issue 12), the schema passes unchanged.
+ */
+function checkedSchema(
+  schema: unknown,
+  object: boolean,
+  notes: string[],
+  what: string,
+): JsonSchemaNode | string {
+  let size: number
   try {
-    const size = JSON.stringify(schema).length
-    if (size > MAX_SCHEMA_CHARS) return `schema is ${size} characters of JSON (limit ${MAX_SCHEMA_CHARS})`
-    if (object) assertObjectJsonSchema(schema)
-    else assertSupportedJsonSchema(schema)
+    size = JSON.stringify(schema).length
+  } catch (error) {
+    return `schema cannot be serialized: ${error instanceof Error ? error.message : String(error)}`
+  }
+  if (size > MAX_SCHEMA_CHARS) return `schema is ${size} characters of JSON (limit ${MAX_SCHEMA_CHARS})`
+  try {
+    gate(schema, object)
     return snapshotJson(schema) as JsonSchemaNode
   } catch (error) {
-    return error instanceof Error ? error.message : String(error)
+    const dialect = (schema as { $schema?: unknown } | null)?.$schema
+    const reason = error instanceof Error ? error.message : String(error)
+    if (typeof dialect !== 'string' || !SAME_SUBSET_DIALECTS.has(dialect)) return reason
+    const { $schema: _dialect, ...rest } = schema as Record<string, unknown>
+    try {
+      gate(rest, object)
+    } catch (retry) {
+      return retry instanceof Error ? retry.message : String(retry)
+    }
+    notes.push(
+      `${what}: root $schema ${JSON.stringify(dialect)} dropped (the gate does not take it yet; same meaning for its keywords)`,
+    )
+    return snapshotJson(rest) as JsonSchemaNode
   }
 }
 
@@ -96,13 +135,13 @@ async function callServer(
  * content-block value); annotations only when trusted.
  */
 export function buildMcpToolDefinition(tool: Tool, binding: McpToolBinding): McpToolBuild {
-  const parameters = checkedSchema(tool.inputSchema, true)
-  if (typeof parameters === 'string') return { refused: `inputSchema refused: ${parameters}` }
   const notes: string[] = []
+  const parameters = checkedSchema(tool.inputSchema, true, notes, 'inputSchema')
+  if (typeof parameters === 'string') return { refused: `inputSchema refused: ${parameters}` }
   let outputSchema = CONTENT_BLOCKS_SCHEMA
   let structured = false
   if (tool.outputSchema !== undefined) {
-    const checked = checkedSchema(tool.outputSchema, false)
+    const checked = checkedSchema(tool.outputSchema, false, notes, 'outputSchema')
     if (typeof checked === 'string') {
       notes.push(`outputSchema refused (${checked}); the value is the content blocks instead`)
     } else {
