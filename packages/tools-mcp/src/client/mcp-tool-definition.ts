@@ -55,12 +55,12 @@ function gate(schema: unknown, object: boolean): void {
  * The schema as a frozen JSON snapshot, or why it is refused (size, shape, the runtime's keyword
  * gate). A schema the gate refuses only for its root `$schema` (as zod-generated schemas
  * declare draft-07) is retried without it when the dialect is one whose subset keywords mean the
- * same; `notes` says so. Once the gate accepts `$schema` (issue 12), the schema passes unchanged.
+ * same; `dropped` records it. Once the gate accepts `$schema` (issue 12), the schema passes unchanged.
  */
 function checkedSchema(
   schema: unknown,
   object: boolean,
-  notes: string[],
+  dropped: string[],
   what: string,
 ): JsonSchemaNode | string {
   let size: number
@@ -83,9 +83,7 @@ function checkedSchema(
     } catch (retry) {
       return retry instanceof Error ? retry.message : String(retry)
     }
-    notes.push(
-      `${what}: root $schema ${JSON.stringify(dialect)} dropped (the gate does not take it yet; same meaning for its keywords)`,
-    )
+    dropped.push(`${what} ${JSON.stringify(dialect)}`)
     return snapshotJson(rest) as JsonSchemaNode
   }
 }
@@ -136,18 +134,24 @@ async function callServer(
  */
 export function buildMcpToolDefinition(tool: Tool, binding: McpToolBinding): McpToolBuild {
   const notes: string[] = []
-  const parameters = checkedSchema(tool.inputSchema, true, notes, 'inputSchema')
+  const dropped: string[] = []
+  const parameters = checkedSchema(tool.inputSchema, true, dropped, 'inputSchema')
   if (typeof parameters === 'string') return { refused: `inputSchema refused: ${parameters}` }
   let outputSchema = CONTENT_BLOCKS_SCHEMA
   let structured = false
   if (tool.outputSchema !== undefined) {
-    const checked = checkedSchema(tool.outputSchema, false, notes, 'outputSchema')
+    const checked = checkedSchema(tool.outputSchema, false, dropped, 'outputSchema')
     if (typeof checked === 'string') {
       notes.push(`outputSchema refused (${checked}); the value is the content blocks instead`)
     } else {
       outputSchema = checked
       structured = true
     }
+  }
+  if (dropped.length > 0) {
+    notes.unshift(
+      `root $schema dropped from ${dropped.join(' and ')} (the schema gate does not take $schema yet; its keywords mean the same)`,
+    )
   }
   const { connection } = binding
   const definition: Record<string, unknown> = {
