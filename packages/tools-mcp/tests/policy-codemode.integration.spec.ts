@@ -47,7 +47,7 @@ async function installPolicy(ctx: Context) {
         seen.guarded++
         return 'guard says no'
       })
-      child.on('tools/post-execute', async (exec, result, next) => {
+      child.on('tools/post-execute', async (_exec, result, next) => {
         seen.post++
         if (!result.isError && JSON.stringify(result.value).includes('secret')) {
           return { kind: 'accept', content: [{ type: 'text', text: '[redacted]' }] }

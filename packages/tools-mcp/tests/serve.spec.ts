@@ -107,7 +107,10 @@ describe('serveMcp', () => {
       name: 'approval',
       apply: (child: Context) => {
         child.provide('approval', {
-          request: async (exec: { name: string }) => (asked.push(exec.name), { approved: true }),
+          request: async (exec: { name: string }) => {
+            asked.push(exec.name)
+            return { approved: true }
+          },
         })
       },
     })
