@@ -20,7 +20,6 @@ export const STDERR_TAIL_CHARS = 2048
 interface Session {
   readonly client: Client
   readonly transport: Transport
-  readonly pid: number | undefined
 }
 
 /** What a {@link ServerConnection} needs besides the transport. */
@@ -147,7 +146,9 @@ export class ServerConnection {
     const live = await session.catch(() => undefined)
     if (live === undefined) return
     if (this.#live === live) this.#live = undefined
-    if (force && live.pid !== undefined) killQuietly(live.pid)
+    // The transport's pid is null once the child has exited: never signal a recycled pid.
+    const pid = (live.transport as { pid?: number | null }).pid
+    if (force && typeof pid === 'number') killQuietly(pid)
     await live.client.close().catch(() => undefined)
   }
 
@@ -165,11 +166,7 @@ export class ServerConnection {
       await client.close().catch(() => undefined)
       throw this.#error(`could not connect to MCP server "${this.server}": ${messageOf(error)}`, error)
     }
-    const session: Session = {
-      client,
-      transport,
-      pid: (transport as { pid?: number | null }).pid ?? undefined,
-    }
+    const session: Session = { client, transport }
     client.onclose = () => {
       // The server went away on its own (crash, exit, HTTP session end): reconnect on next use.
       if (this.#live === session) {
