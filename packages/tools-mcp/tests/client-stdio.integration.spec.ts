@@ -40,10 +40,10 @@ describe('client plugin over a real stdio child process', () => {
 
   it('a hung server past timeoutMs is killed (no orphan) and replaced on next use', async () => {
     const { ctx } = await createApp()
-    const fiber = await loadMcp(ctx, { name: 'fx', transport: stdioFixture(), timeoutMs: 1500 })
+    const fiber = await loadMcp(ctx, { name: 'fx', transport: stdioFixture(), timeoutMs: 3000 })
     const first = await pidOf(ctx)
     const hung = await call(ctx, 'fx__hang')
-    expect(hung.isError && hung.error.message).toMatch(/did not answer tools\/call "hang" within 1500ms/)
+    expect(hung.isError && hung.error.message).toMatch(/did not answer tools\/call "hang" within 3000ms/)
     expect(hung.isError && hung.error.message).toContain(`fixture server ${first} up`)
     await until(() => !isAlive(first))
     const second = await pidOf(ctx)
