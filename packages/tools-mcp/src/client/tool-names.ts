@@ -1,6 +1,6 @@
 /** The names every major model provider accepts (SPEC §9). */
 const MAX_NAME = 64
-const UNSAFE = /[^A-Za-z0-9_-]/g
+const SAFE_CHAR = /^[A-Za-z0-9_-]$/
 
 /** A server tool whose local name differs from `<prefix><name>`. */
 export interface RenamedTool {
@@ -18,7 +18,7 @@ export interface ToolNameAssignment {
 
 /** Replace every character outside `[A-Za-z0-9_-]` with `_` (by code point). */
 export function sanitizeName(text: string): string {
-  return Array.from(text, (char) => char.replace(UNSAFE, '_')).join('')
+  return Array.from(text, (char) => (SAFE_CHAR.test(char) ? char : '_')).join('')
 }
 
 /**
