@@ -106,8 +106,12 @@ async function callServer(
   args: JsonValue,
   exec: ToolRunContext,
 ): Promise<JsonValue> {
-  const result = await connection.callTool(tool.name, args, exec.signal, (progress) =>
-    forwardProgress(exec, progress),
+  const reports = typeof (exec as { progress?: unknown }).progress === 'function'
+  const result = await connection.callTool(
+    tool.name,
+    args,
+    exec.signal,
+    reports ? (progress) => forwardProgress(exec, progress) : undefined,
   )
   if (result.isError === true) {
     const text = textOfBlocks(result.content) || '(no error text)'

@@ -2,6 +2,7 @@ import { type JsonValue, ToolAbortedError } from '@dsh/tools-core'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import {
   type CallToolResult,
@@ -71,15 +72,23 @@ export class ServerConnection {
     name: string,
     args: JsonValue,
     signal: AbortSignal,
-    onprogress: (progress: Progress) => void,
+    onprogress: ((progress: Progress) => void) | undefined,
   ): Promise<CallToolResult> {
     // Fast path: a live session needs no await before the request.
     const client = this.#live?.client ?? (await this.client())
     const session = this.#session
     this.#inFlight++
     try {
-      const options = { signal, onprogress, resetTimeoutOnProgress: true }
-      if (this.#options.timeoutMs !== undefined) Object.assign(options, { timeout: this.#options.timeoutMs })
+      // A progress token is requested only when someone consumes progress: a configured deadline
+      // (progress restarts it) or a run context that reports it (SPEC §12).
+      const timeout = this.#options.timeoutMs
+      const progress = onprogress ?? (timeout === undefined ? undefined : ignoreProgress)
+      const options: RequestOptions = { signal }
+      if (timeout !== undefined) options.timeout = timeout
+      if (progress !== undefined) {
+        options.onprogress = progress
+        options.resetTimeoutOnProgress = true
+      }
       return (await client.callTool(
         { name, arguments: args as Record<string, unknown> },
         CallToolResultSchema,
@@ -195,6 +204,10 @@ export class ServerConnection {
     })
     return transport
   }
+}
+
+function ignoreProgress(): void {
+  // Progress only restarts the deadline here.
 }
 
 function killQuietly(pid: number): void {
