@@ -61,3 +61,28 @@ describe('client plugin: cancellation, progress, deadlines, size', () => {
     expect(fixture.servers).toHaveLength(2)
   })
 })
+
+describe('client plugin: structured content that is not JSON', () => {
+  it.each(['nan', 'infinity', 'cycle', 'date', 'deep'])(
+    '%s → a failure result (never a crash), and the session keeps working',
+    async (kind) => {
+      const { ctx } = await createApp()
+      const fixture = inMemoryFixture()
+      await loadMcp(ctx, { name: 'fx', transport: fixture.transport })
+      const result = await call(ctx, 'fx__weird', { kind })
+      if (kind === 'deep') {
+        // Deep but valid JSON is a value like any other (the pipeline is stack-safe).
+        expect(
+          result.isError === false ||
+            ['INVALID_OUTPUT', 'TOOL_FAILED'].includes(result.error.info?.code ?? ''),
+        ).toBe(true)
+      } else {
+        expect(result.isError).toBe(true)
+        expect(result.isError && ['INVALID_OUTPUT', 'TOOL_FAILED']).toContain(
+          result.isError && result.error.info?.code,
+        )
+      }
+      expect(textOf(await call(ctx, 'fx__echo', { text: 'fine' }))).toBe('fine')
+    },
+  )
+})
