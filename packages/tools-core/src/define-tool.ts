@@ -14,6 +14,7 @@ import {
 } from '@dsh/tools-schema'
 import type { ToolCallView, ToolResultView } from './presentation-types'
 import type {
+  ToolAnnotations,
   ToolContent,
   ToolDefinition,
   ToolExecution,
@@ -37,6 +38,8 @@ interface ToolSpecBase<P extends ParameterSchemaSpec> {
   ): ToolResultView | undefined
   readonly timeoutMs?: number
   isConcurrencySafe?(args: NoInfer<InferArgs<P>>): boolean
+  /** Behaviour hints (`readOnly`, `destructive`, `idempotent`, `openWorld`); `readOnly` implies concurrency-safe. */
+  readonly annotations?: ToolAnnotations
 }
 
 /** The DSL form `defineTool` accepts: parameters and output schema as schema specs. */
@@ -131,6 +134,7 @@ interface AnySpec {
   presentResult?(args: any, result: ToolResultRecord, meta: JsonValue | undefined): ToolResultView | undefined
   readonly timeoutMs?: number
   isConcurrencySafe?(args: any): boolean
+  readonly annotations?: ToolAnnotations
 }
 /* biome-ignore-end lint/suspicious/noExplicitAny: end */
 
@@ -185,6 +189,7 @@ function buildDefinition(spec: AnySpec): ToolDefinition {
       finalize.call(spec, exec, result)
   }
   if (spec.timeoutMs !== undefined) definition.timeoutMs = spec.timeoutMs
+  if (spec.annotations !== undefined) definition.annotations = Object.freeze({ ...spec.annotations })
   if (presentCall !== undefined) {
     definition.presentCall = (args: unknown) => {
       try {

@@ -90,6 +90,7 @@ export type {
   PromptSection,
   ScopeKey,
   TextContentPart,
+  ToolAnnotations,
   ToolAssembly,
   ToolContent,
   ToolDefinition,

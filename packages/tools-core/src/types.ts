@@ -214,6 +214,24 @@ export interface ToolDefinition<A = any, V extends JsonValue = JsonValue> {
   readonly timeoutMs?: number
   /** Exactly `true` lets this call's body overlap other parallel calls. */
   isConcurrencySafe?(args: A): boolean
+  /** Behaviour hints; `readOnly: true` without `isConcurrencySafe` means concurrency-safe. */
+  readonly annotations?: ToolAnnotations
+}
+
+/**
+ * Behaviour hints a tool declares about itself (the MCP tool annotations, SPEC §10). They are
+ * descriptive, not enforced: `readOnly` also makes calls concurrency-safe unless the definition
+ * has its own `isConcurrencySafe`; the rest is metadata for presenters, policies and MCP clients.
+ */
+export interface ToolAnnotations {
+  /** The tool does not change its environment. */
+  readonly readOnly?: boolean
+  /** The tool may destroy or overwrite data (meaningful when not `readOnly`). */
+  readonly destructive?: boolean
+  /** Repeating a call with the same arguments has no further effect. */
+  readonly idempotent?: boolean
+  /** The tool reaches an open world (the web, other people's systems), not a closed domain. */
+  readonly openWorld?: boolean
 }
 
 /** The scheduling class of a call. */

@@ -21,6 +21,20 @@ export interface CompiledTool {
   readonly checkOutput: (value: unknown) => readonly SchemaViolation[]
 }
 
+const ANNOTATION_KEYS = new Set(['readOnly', 'destructive', 'idempotent', 'openWorld'])
+
+function checkAnnotations(name: string, annotations: unknown): void {
+  if (annotations === undefined) return
+  if (typeof annotations !== 'object' || annotations === null || Array.isArray(annotations)) {
+    fail(name, '`annotations` must be an object')
+  }
+  for (const [key, value] of Object.entries(annotations)) {
+    if (!ANNOTATION_KEYS.has(key)) fail(name, `unknown annotation \`${key}\``)
+    if (typeof value !== 'boolean' && value !== undefined)
+      fail(name, `annotation \`${key}\` must be a boolean`)
+  }
+}
+
 const OPTIONAL_FUNCTIONS = ['finalizeContent', 'presentCall', 'presentResult', 'isConcurrencySafe'] as const
 
 function fail(name: string, message: string, cause?: unknown): never {
@@ -72,6 +86,7 @@ export function compileTool(definition: ToolDefinition): CompiledTool {
   ) {
     fail(name, '`timeoutMs` must be a positive finite number')
   }
+  checkAnnotations(name, definition.annotations)
   const parameters = frozenSchema(name, '`parameters`', definition.parameters, true) as ObjectJsonSchema
   const outputSchema = frozenSchema(name, '`output.schema`', output.schema, false)
   const schema: ToolSchema = Object.freeze({

@@ -4,12 +4,17 @@ import { resolveTool } from '../pipeline/prepare-call'
 import type { ToolRegistry } from '../registry'
 import type { ScopeKey, ToolExecutionInput, ToolExecutionMode } from '../types'
 
-/** `parallel` only when `isConcurrencySafe(args)` returns exactly `true` for valid arguments. */
+/**
+ * `parallel` only when `isConcurrencySafe(args)` returns exactly `true` for valid arguments, or,
+ * without a classifier, when the definition is annotated `readOnly: true`.
+ */
 export function classify(tool: CompiledTool, args: JsonValue): ToolExecutionMode {
   const classifier = tool.definition.isConcurrencySafe
-  if (classifier === undefined) return 'exclusive'
+  const readOnly = tool.definition.annotations?.readOnly === true
+  if (classifier === undefined && !readOnly) return 'exclusive'
   try {
     if (tool.checkArgs(args).length > 0) return 'exclusive'
+    if (classifier === undefined) return 'parallel'
     return classifier.call(tool.definition, args) === true ? 'parallel' : 'exclusive'
   } catch {
     return 'exclusive'

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest'
+import { Config } from '../src/index'
+import { call, createApp, inMemoryFixture, loadMcp } from './fixtures/app'
+
+const validate = (value: unknown) => Config['~standard'].validate(value)
+
+describe('client config', () => {
+  it('fills in defaults: prefix <name>__, untrusted annotations, SDK deadline', () => {
+    const result = validate({ name: 'srv', transport: { command: 'node' } })
+    expect('value' in result && result.value).toEqual({
+      name: 'srv',
+      transport: { command: 'node' },
+      prefix: 'srv__',
+      trustAnnotations: false,
+      timeoutMs: undefined,
+    })
+  })
+
+  it.each([
+    ['not an object', 'nope'],
+    ['no name', { transport: { command: 'node' } }],
+    ['a name over 64 characters', { name: 'n'.repeat(65), transport: { command: 'node' } }],
+    ['no transport kind', { name: 's', transport: {} }],
+    ['two transport kinds', { name: 's', transport: { command: 'node', url: 'http://x' } }],
+    ['a non-http url', { name: 's', transport: { url: 'file:///etc/passwd' } }],
+    ['args that are not strings', { name: 's', transport: { command: 'node', args: [1] } }],
+    ['env that is not a string map', { name: 's', transport: { command: 'node', env: { A: 1 } } }],
+    ['an unknown transport key', { name: 's', transport: { command: 'node', shell: true } }],
+    ['an unknown top-level key', { name: 's', transport: { command: 'node' }, extra: 1 }],
+    [
+      'a non-boolean trustAnnotations',
+      { name: 's', transport: { command: 'node' }, trustAnnotations: 'yes' },
+    ],
+    ['a zero timeoutMs', { name: 's', transport: { command: 'node' }, timeoutMs: 0 }],
+    ['a fractional timeoutMs', { name: 's', transport: { command: 'node' }, timeoutMs: 1.5 }],
+  ])('rejects %s', (_label, value) => {
+    const result = validate(value)
+    expect('issues' in result && result.issues?.length).toBeGreaterThan(0)
+  })
+
+  it('loading with an invalid config fails and registers nothing', async () => {
+    const { ctx } = await createApp()
+    await expect(loadMcp(ctx, { name: '', transport: inMemoryFixture().transport })).rejects.toThrow()
+    expect(ctx.tools.schemas()).toEqual([])
+    expect((await call(ctx, 'fx__echo', { text: 'x' })).isError).toBe(true)
+  })
+})
