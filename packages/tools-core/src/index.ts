@@ -56,6 +56,7 @@ export {
   ToolTimeoutError,
   UnknownToolError,
 } from './errors'
+export { TOOL_SEARCH_TOOL_NAME } from './deferred/tool-search-tool'
 export { type LinkedSignal, linkSignals } from './link-signals'
 export type {
   FileDiff,
@@ -66,6 +67,8 @@ export type {
   ToolResultView,
 } from './presentation-types'
 export { RESERVED_TOOL_NAME } from './registry'
+export type { ResultBudgetConfig } from './result-budget/config'
+export { READ_RESULT_TOOL_NAME } from './result-budget/read-result-tool'
 export { default, default as ToolRuntime, type ToolRuntimeConfig } from './runtime'
 export { createScope, scopeOf, type ToolScope } from './scope'
 export type {
@@ -85,6 +88,7 @@ export type {
   ToolAssembly,
   ToolContent,
   ToolDefinition,
+  ToolDeferral,
   ToolDispatchExecution,
   ToolExecution,
   ToolExecutionInput,

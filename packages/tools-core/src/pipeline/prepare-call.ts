@@ -36,7 +36,12 @@ export function resolveTool(
     return registry.transportFor(agent) ?? `unknown tool: ${name}`
   }
   const tool = registry.resolve(name, agent)
-  if (tool === undefined) return `unknown tool: ${name}`
+  if (tool === undefined) {
+    if (registry.isDeferred(name, agent)) {
+      return `tool \`${name}\` is deferred: call \`tool_search\` with what you need to load it (and learn its parameters) first`
+    }
+    return `unknown tool: ${name}`
+  }
   if (!nested && registry.modeOf(agent) === 'code') {
     return `only \`${RESERVED_TOOL_NAME}\` is callable directly — call \`${name}\` from inside a \`${RESERVED_TOOL_NAME}\` program instead`
   }
