@@ -42,6 +42,7 @@ export {
   type StandardConfigSchema,
   standardConfigSchema,
 } from './config-schema'
+export { TOOL_SEARCH_TOOL_NAME } from './deferred/tool-search-tool'
 export { type BodyResult, type DefinedValue, defineTool, type ToolSpec } from './define-tool'
 export {
   AbortedBeforeDispatchError,
@@ -56,7 +57,6 @@ export {
   ToolTimeoutError,
   UnknownToolError,
 } from './errors'
-export { TOOL_SEARCH_TOOL_NAME } from './deferred/tool-search-tool'
 export { type LinkedSignal, linkSignals } from './link-signals'
 export type {
   FileDiff,
@@ -87,8 +87,8 @@ export type {
   TextContentPart,
   ToolAssembly,
   ToolContent,
-  ToolDefinition,
   ToolDeferral,
+  ToolDefinition,
   ToolDispatchExecution,
   ToolExecution,
   ToolExecutionInput,
