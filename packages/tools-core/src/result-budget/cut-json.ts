@@ -69,7 +69,7 @@ function cutValue(value: unknown, limits: Limits, depth: number, note: HandleNot
  * Cut a parsed JSON document so its serialization fits `maxBytes`, keeping it valid JSON:
  * long arrays keep their first and last items around a marker item, objects keep their first
  * keys plus a `"…"` marker key, long strings keep head and tail around a marker, and subtrees
- * past a depth become a marker string. The limits halve until the text fits; a document that
+ * past a depth become a marker string. The limits halve (breadth first, depth last) until it fits; a document that
  * cannot fit at all becomes one marker string (still valid JSON). Kept leaves are the
  * original's; `indent` follows the original's layout (pretty when it had line breaks).
  */
@@ -90,12 +90,16 @@ export function cutJson(
   for (let round = 0; round < 64; round++) {
     const text = JSON.stringify(cutValue(parsed, limits, 0, note), null, indent)
     if (utf8Length(text) <= maxBytes) return text
-    const done = limits.items <= 2 && limits.keys <= 2 && limits.chars <= 16 && limits.depth <= 1
-    if (done) break
+    // Breadth first: fewer items, keys and characters; only then a shallower tree.
+    const narrowest = limits.items <= 2 && limits.keys <= 2 && limits.chars <= 16
+    if (narrowest && limits.depth <= 1) break
+    if (narrowest) {
+      limits.depth = Math.max(1, Math.floor(limits.depth / 2))
+      continue
+    }
     limits.items = Math.max(2, Math.floor(limits.items / 2))
     limits.keys = Math.max(2, Math.floor(limits.keys / 2))
     limits.chars = Math.max(16, Math.floor(limits.chars / 2))
-    limits.depth = Math.max(1, Math.floor(limits.depth / 2))
   }
   return JSON.stringify(subtreeMarker(size, note))
 }

@@ -9,10 +9,10 @@ export const ELISION_TAG = '[elided '
 /** Where the full result can be read back, or why it cannot. */
 export type HandleNote = { readonly handle: string } | { readonly notKept: string }
 
-/** The tail of a marker: how to read the full result. */
+/** The tail of a marker: how to read the full result (no quotes: it sits inside JSON strings too). */
 export function whereToRead(note: HandleNote): string {
   return 'handle' in note
-    ? `full result: read_result { "handle": "${note.handle}" }`
+    ? `full result: read_result handle=${note.handle}`
     : `full result not kept: ${note.notKept}`
 }
 
