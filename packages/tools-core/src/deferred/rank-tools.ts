@@ -16,9 +16,15 @@ const DESCRIPTION_WEIGHT = 1
 const K1 = 1.2
 const B = 0.75
 
+// English glue words carry no signal about which tool is meant; they only add noise.
+const STOPWORDS = new Set(
+  'a an and are as at be by for from in into is it of on or the this that to with'.split(' '),
+)
+
 /**
  * Split text into lowercase terms: camelCase, snake_case, kebab-case and digit runs break
- * into words; any script's letters and digits count (`\p{L}`, `\p{N}`).
+ * into words; any script's letters and digits count (`\p{L}`, `\p{N}`); English glue words
+ * (`a`, `the`, `to`…) are dropped.
  */
 export function tokenize(text: string): string[] {
   const spaced = text
@@ -27,7 +33,7 @@ export function tokenize(text: string): string[] {
     .replace(/(\p{L})(\p{N})|(\p{N})(\p{L})/gu, '$1$3 $2$4')
   const out: string[] = []
   for (const word of spaced.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
-    if (word.length > 0) out.push(word.slice(0, MAX_TOKEN_CHARS))
+    if (word.length > 0 && !STOPWORDS.has(word)) out.push(word.slice(0, MAX_TOKEN_CHARS))
   }
   return out
 }
