@@ -23,10 +23,10 @@ function leaves(value: unknown, out: { strings: string[]; scalars: Set<string>; 
   return out
 }
 
-const CUT_STRING = /^([\s\S]*)…\[elided \d+ chars\]…([\s\S]*)$/
+const CUT_STRING = /^([\s\S]*)…\[elided \d+ chars; [^\]]*\]…([\s\S]*)$/
 
 describe('JSON cutting', () => {
-  it('cut JSON parses, fits, and every kept leaf and key comes from the original', () => {
+  it('cut JSON parses, fits, names the handle, and every kept leaf and key comes from the original', () => {
     fc.assert(
       fc.property(
         fc.oneof(fc.array(fc.jsonValue(), { maxLength: 60 }), fc.dictionary(fc.string(), fc.jsonValue())),
@@ -41,6 +41,7 @@ describe('JSON cutting', () => {
           }
           const shown = (cut[0] as { text: string }).text
           expect(Buffer.byteLength(shown)).toBeLessThanOrEqual(budget)
+          expect(shown).toContain('read_result handle=res_test') // every cut says where the rest is
           const parsed: unknown = JSON.parse(shown)
           const original = leaves(doc, { strings: [], scalars: new Set(), keys: new Set() })
           const kept = leaves(parsed, { strings: [], scalars: new Set(), keys: new Set() })

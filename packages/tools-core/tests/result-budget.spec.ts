@@ -189,7 +189,7 @@ describe('JSON', () => {
     expect(shown).toContain('\n  "id": 7')
     const parsed = JSON.parse(shown) as typeof doc
     expect(parsed.id).toBe(7)
-    expect(parsed.body).toMatch(/^a+…\[elided \d+ chars\]…Z+$/)
+    expect(parsed.body).toMatch(/^a+…\[elided \d+ chars; full result: read_result handle=res_[\w-]+\]…Z+$/)
   })
 })
 

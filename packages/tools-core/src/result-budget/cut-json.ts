@@ -24,18 +24,18 @@ function safeEnd(text: string, chars: number): number {
   return code >= 0xd800 && code <= 0xdbff ? chars - 1 : chars
 }
 
-function cutString(text: string, limits: Limits): string {
+function cutString(text: string, limits: Limits, note: HandleNote): string {
   if (text.length <= limits.chars) return text
   const half = Math.max(1, Math.floor(limits.chars / 2))
   const headEnd = safeEnd(text, half)
   let tailStart = text.length - half
   const code = text.charCodeAt(tailStart)
   if (code >= 0xdc00 && code <= 0xdfff) tailStart++
-  return text.slice(0, headEnd) + stringMarker(tailStart - headEnd) + text.slice(tailStart)
+  return text.slice(0, headEnd) + stringMarker(tailStart - headEnd, note) + text.slice(tailStart)
 }
 
 function cutValue(value: unknown, limits: Limits, depth: number, note: HandleNote): unknown {
-  if (typeof value === 'string') return cutString(value, limits)
+  if (typeof value === 'string') return cutString(value, limits, note)
   if (typeof value !== 'object' || value === null) return value
   // No size for a deep subtree: measuring it would recurse as deep as the input does.
   if (depth >= limits.depth) return subtreeMarker(undefined, note)
@@ -61,7 +61,8 @@ function cutValue(value: unknown, limits: Limits, depth: number, note: HandleNot
       configurable: true,
     })
   }
-  if (kept < keys.length && !(KEYS_MARKER_KEY in out)) out[KEYS_MARKER_KEY] = keysMarker(keys.length - kept)
+  if (kept < keys.length && !(KEYS_MARKER_KEY in out))
+    out[KEYS_MARKER_KEY] = keysMarker(keys.length - kept, note)
   return out
 }
 

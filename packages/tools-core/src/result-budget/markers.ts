@@ -21,9 +21,9 @@ export function textMarker(bytes: number, lines: number, note: HandleNote): stri
   return `\n…${ELISION_TAG}${bytes} bytes, ${lines} lines; ${whereToRead(note)}]…\n`
 }
 
-/** A marker inside a cut JSON string. */
-export function stringMarker(chars: number): string {
-  return `…${ELISION_TAG}${chars} chars]…`
+/** A marker inside a cut JSON string (naming the handle: it may be the only marker). */
+export function stringMarker(chars: number, note: HandleNote): string {
+  return `…${ELISION_TAG}${chars} chars; ${whereToRead(note)}]…`
 }
 
 /** A marker item standing for elided array items. */
@@ -35,8 +35,8 @@ export function itemsMarker(count: number, note: HandleNote): string {
 export const KEYS_MARKER_KEY = '…'
 
 /** A marker value standing for elided object properties. */
-export function keysMarker(count: number): string {
-  return `${ELISION_TAG}${count} keys]`
+export function keysMarker(count: number, note: HandleNote): string {
+  return `${ELISION_TAG}${count} keys; ${whereToRead(note)}]`
 }
 
 /** A marker standing for a whole subtree (too deep, or nothing fits). */
