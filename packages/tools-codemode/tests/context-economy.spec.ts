@@ -2,7 +2,12 @@
 // sub-call values are never cut, read_result and tool_search are bindings, and loading is
 // per agent.
 import { Context } from '@deepseek-ai/cordis'
-import ToolRuntime, { createScope, defineTool, type ToolRuntimeConfig } from '@dsh/tools-core'
+import ToolRuntime, {
+  createScope,
+  defineTool,
+  type ToolExecutionResult,
+  type ToolRuntimeConfig,
+} from '@dsh/tools-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { CodeRunRequest } from '../src/code-runtime'
 import * as CodeMode from '../src/plugin'
@@ -48,6 +53,12 @@ async function start(config: ToolRuntimeConfig) {
   return ctx
 }
 
+/** The program's returned value (throws on a failed run, so a failure cannot pass silently). */
+function resultOf<T>(result: ToolExecutionResult): T {
+  if (result.isError) throw new Error(result.error.message)
+  return (result.value as { result: T }).result
+}
+
 const sdkOf = (ctx: Context, agent?: string) =>
   ctx.tools
     .assemble(agent === undefined ? {} : { agent })
@@ -71,7 +82,7 @@ describe('result budgets in Code Mode', () => {
       ctx,
       `const page = await tools.read_result({ handle: ${JSON.stringify(handle)}, limit: 100 }); return page.text.length`,
     )
-    expect(paged.isError ? paged.error.message : (paged.value as { result: number }).result).toBe(100)
+    expect(paged.isError ? paged.error.message : resultOf<number>(paged)).toBe(100)
   })
 })
 
@@ -87,16 +98,14 @@ describe('deferred tools in Code Mode', () => {
       a.ctx,
       "try { await tools.get_weather({ city: 'Oslo' }) } catch (e) { return e.message }",
     )
-    expect((direct.value as { result: string }).result).toMatch(
-      /deferred tool must be loaded with `tools.tool_search/,
-    )
+    expect(resultOf<string>(direct)).toMatch(/deferred tool must be loaded with `tools.tool_search/)
 
     requests.length = 0
     const search = await runCode(
       a.ctx,
       "return (await tools.tool_search({ query: 'weather' })).matches.map((m) => m.name)",
     )
-    expect((search.value as { result: string[] }).result).toEqual(['get_weather'])
+    expect(resultOf<string[]>(search)).toEqual(['get_weather'])
     expect(requests[0]!.toolNames).not.toContain('get_weather')
     expect(requests[0]!.toolNames).toContain('tool_search')
 
@@ -104,12 +113,12 @@ describe('deferred tools in Code Mode', () => {
     expect(sdkOf(ctx, 'a')).toContain('get_weather')
     expect(sdkOf(ctx, 'b')).not.toContain('get_weather')
     const later = await runCode(a.ctx, "return await tools.get_weather({ city: 'Oslo' })")
-    expect((later.value as { result: string }).result).toBe('sunny in Oslo')
+    expect(resultOf<string>(later)).toBe('sunny in Oslo')
     const other = await runCode(
       ctx,
       "try { await tools.get_weather({ city: 'Oslo' }) } catch (e) { return e.message }",
       { agent: 'b' },
     )
-    expect((other.value as { result: string }).result).toMatch(/not a binding of this run; a deferred tool/)
+    expect(resultOf<string>(other)).toMatch(/not a binding of this run; a deferred tool/)
   })
 })
