@@ -223,6 +223,18 @@ describe('images', () => {
 })
 
 describe('hostile sizes', () => {
+  it('tools/result listeners see the cut content, the value stays whole', async () => {
+    const ctx = await start()
+    ctx.tools.register(textTool())
+    const seen: ToolExecutionResult[] = []
+    ctx.on('tools/result', (_exec, result) => {
+      seen.push(result)
+    })
+    await ctx.tools.execute(call('big', { text: 'w'.repeat(20_000) }))
+    expect(bytes(seen[0]!)).toBeLessThanOrEqual(BUDGET)
+    expect(seen[0]!.isError === false && seen[0]!.value).toBe('w'.repeat(20_000))
+  })
+
   it('one 100 MB string is cut, and not kept when it exceeds the store', async () => {
     const ctx = await start({ resultBudget: { maxContentBytes: BUDGET, storeBytes: 1024 * 1024 } })
     const huge = 'h'.repeat(100 * 1024 * 1024)
@@ -259,6 +271,44 @@ describe('hostile sizes', () => {
     expect(result.content.length).toBe(64)
     expect(textOf(result)).toContain('[elided 999937 content parts, 999937 bytes;')
     expect(bytes(result)).toBeLessThanOrEqual(BUDGET)
+  })
+})
+
+describe('many parts', () => {
+  it('64 large parts whose shares are smaller than a marker still fit: the trailing parts collapse', async () => {
+    const ctx = await start()
+    ctx.tools.register(
+      defineTool({
+        name: 'parts',
+        description: 'Many large parts.',
+        parameters: {},
+        output: {
+          schema: { type: 'boolean' },
+          render: () =>
+            Array.from({ length: 64 }, (_, i) => ({
+              type: 'text' as const,
+              text: `${i}:`.padEnd(10_000, '.'),
+            })),
+        },
+        execute: () => true,
+      }),
+    )
+    const result = await ctx.tools.execute(call('parts'))
+    expect(bytes(result)).toBeLessThanOrEqual(BUDGET)
+    expect(textOf(result)).toMatch(
+      /\[elided \d+ content parts, \d+ bytes; full result: read_result handle=res_/,
+    )
+    const full = await readAll(ctx, handleOf(result)!)
+    expect(full.split('\n').length).toBe(64)
+  })
+
+  it('a JSON document nested 100,000 deep is cut without recursing into it', async () => {
+    const ctx = await start()
+    ctx.tools.register(textTool())
+    const text = `${'['.repeat(100_000)}1${']'.repeat(100_000)}`
+    const result = await ctx.tools.execute(call('big', { text }))
+    expect(bytes(result)).toBeLessThanOrEqual(BUDGET)
+    expect(() => JSON.parse(textOf(result))).not.toThrow()
   })
 })
 

@@ -12,6 +12,8 @@ interface Sized {
   size: number
   /** True for the tool's own text parts (cuttable); false for images and generated notes. */
   cuttable: boolean
+  /** The size of what this entry stands for in the original content. */
+  original: number
 }
 
 function sizeOf(part: ContentPart): number {
@@ -19,7 +21,7 @@ function sizeOf(part: ContentPart): number {
 }
 
 function textPart(text: string): Sized {
-  return { part: Object.freeze({ type: 'text', text }), size: utf8Length(text), cuttable: false }
+  return { part: Object.freeze({ type: 'text', text }), size: utf8Length(text), cuttable: false, original: 0 }
 }
 
 /**
@@ -27,10 +29,13 @@ function textPart(text: string): Sized {
  * fetch), otherwise every part on its own line, images as `data:` URLs.
  */
 export function documentOf(content: ToolContent): string {
-  if (content.length === 1 && content[0]!.type === 'text') return content[0]!.text
-  return content
-    .map((part) => (part.type === 'text' ? part.text : `data:${part.mediaType};base64,${part.data}`))
-    .join('\n')
+  let text = ''
+  for (let index = 0; index < content.length; index++) {
+    const part = content[index]!
+    if (index > 0) text += '\n'
+    text += part.type === 'text' ? part.text : `data:${part.mediaType};base64,${part.data}`
+  }
+  return text
 }
 
 function cutPart(text: string, size: number, maxBytes: number, note: HandleNote): string {
@@ -58,26 +63,39 @@ export function budgetContent(
   maxBytes: number,
   keep: (document: string) => HandleNote,
 ): ToolContent | undefined {
-  let sized: Sized[] = content.map((part) => ({ part, size: sizeOf(part), cuttable: part.type === 'text' }))
-  const original = total(sized)
+  const sizes = new Float64Array(content.length)
+  let original = 0
+  for (let index = 0; index < content.length; index++) original += sizes[index] = sizeOf(content[index]!)
   if (original <= maxBytes) return undefined
   const note = keep(documentOf(content))
-  if (sized.length > MAX_KEPT_PARTS) {
+  const entry = (part: ContentPart, index: number): Sized => {
+    const size = sizes[index]!
+    return { part, size, cuttable: part.type === 'text', original: size }
+  }
+  let sized: Sized[]
+  if (content.length > MAX_KEPT_PARTS) {
+    // Only the kept head and tail become entries: a million tiny parts cost one pass, not a million objects.
     const head = MAX_KEPT_PARTS / 2
     const tail = MAX_KEPT_PARTS / 2 - 1
-    const middle = sized.slice(head, sized.length - tail)
+    let middleBytes = 0
+    for (let index = head; index < content.length - tail; index++) middleBytes += sizes[index]!
+    const count = content.length - head - tail
+    const marker = { ...textPart(partsMarker(count, middleBytes, note)), original: middleBytes }
+    const tailStart = content.length - tail
     sized = [
-      ...sized.slice(0, head),
-      textPart(partsMarker(middle.length, total(middle), note)),
-      ...sized.slice(-tail),
+      ...content.slice(0, head).map((part, index) => entry(part, index)),
+      marker,
+      ...content.slice(tailStart).map((part, index) => entry(part, tailStart + index)),
     ]
+  } else {
+    sized = content.map(entry)
   }
   let sum = total(sized)
   const images = sized.filter((entry) => entry.part.type === 'image').sort((a, b) => b.size - a.size)
   for (const image of images) {
     if (sum <= maxBytes) break
     const part = image.part as Extract<ContentPart, { type: 'image' }>
-    const replacement = textPart(imageNote(part.mediaType, image.size, note))
+    const replacement = { ...textPart(imageNote(part.mediaType, image.size, note)), original: image.size }
     sum += replacement.size - image.size
     Object.assign(image, replacement)
   }
@@ -90,7 +108,24 @@ export function budgetContent(
       if (entry.size <= share) continue
       const text = cutPart((entry.part as { text: string }).text, entry.size, share, note)
       entry.part = Object.freeze({ type: 'text', text })
+      entry.size = utf8Length(text)
     }
   }
-  return Object.freeze(sized.map((entry) => entry.part))
+  return Object.freeze(collapseOverflow(sized, maxBytes, note).map((entry) => entry.part))
+}
+
+/**
+ * Last resort when many parts each got a share smaller than a marker: keep the leading parts
+ * that fit and stand one marker part in for the rest, so the cap holds.
+ */
+function collapseOverflow(sized: Sized[], maxBytes: number, note: HandleNote): Sized[] {
+  if (total(sized) <= maxBytes) return sized
+  const reserve = utf8Length(partsMarker(sized.length, Number.MAX_SAFE_INTEGER, note))
+  let used = 0
+  let kept = 0
+  while (kept < sized.length && used + sized[kept]!.size + reserve <= maxBytes) used += sized[kept++]!.size
+  const rest = sized.slice(kept)
+  let restBytes = 0
+  for (const entry of rest) restBytes += entry.original
+  return [...sized.slice(0, kept), textPart(partsMarker(rest.length, restBytes, note))]
 }
