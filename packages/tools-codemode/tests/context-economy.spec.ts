@@ -121,4 +121,22 @@ describe('deferred tools in Code Mode', () => {
     )
     expect(resultOf<string>(other)).toMatch(/not a binding of this run; a deferred tool/)
   })
+
+  it('both mode: deferred tools leave the native definitions and the SDK; tool_search is in both', async () => {
+    const ctx = await start({ mode: 'both' })
+    ctx.tools.defer(['get_weather'])
+    const assembly = ctx.tools.assemble({})
+    expect(assembly.tools.map((tool) => tool.name)).toEqual(['dump', 'tool_search', 'run_code'])
+    expect(sdkOf(ctx)).not.toContain('get_weather')
+    expect(sdkOf(ctx)).toContain('tool_search')
+    const found = await ctx.tools.execute({
+      callId: 'native-search',
+      name: 'tool_search',
+      arguments: { query: 'city weather' },
+      signal: new AbortController().signal,
+    })
+    expect(found.isError).toBe(false)
+    expect(ctx.tools.assemble({}).tools.map((tool) => tool.name)).toEqual(['dump', 'get_weather', 'run_code'])
+    expect(sdkOf(ctx)).toContain('get_weather')
+  })
 })
