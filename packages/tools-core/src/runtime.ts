@@ -4,15 +4,14 @@ import { type ConfigValidationResult, standardConfigSchema } from './config-sche
 import { ToolRegistrationError } from './errors'
 import './events' // the cordis `Events` augmentation (tools/* and system-prompt/assemble)
 import { DeferredTools } from './deferred/deferred-tools'
-import { toolSearchTool } from './deferred/tool-search-tool'
+import { builtinTools } from './internal/builtin-tools'
 import { compileTool } from './internal/compiled-tool'
 import type { HookTable } from './internal/listeners'
 import { readScopeKey } from './internal/scope-key'
 import { executeCall } from './pipeline/execute-call'
 import type { PipelineRuntime } from './pipeline/tool-call'
-import { assertMode, type BuiltinTool, RESERVED_TOOL_NAME, ToolRegistry } from './registry'
+import { assertMode, RESERVED_TOOL_NAME, ToolRegistry } from './registry'
 import { type ResultBudgetConfig, validateResultBudget } from './result-budget/config'
-import { readResultTool } from './result-budget/read-result-tool'
 import { ResultBudget } from './result-budget/result-budget'
 import { executeBatch } from './schedule/execute-batch'
 import { executionModeOf } from './schedule/execution-mode'
@@ -146,22 +145,7 @@ export default class ToolRuntime extends Service {
       } catch {}
     }
     const deferred = new DeferredTools(changed, report)
-    const builtins: BuiltinTool[] = [
-      {
-        tool: compileTool(
-          toolSearchTool({
-            deferredFor: (agent) => registry.deferredFor(agent),
-            load: (names, agent) => deferred.load(names, agent),
-          }),
-        ),
-        present: (_agent, deferring) => deferring,
-      },
-    ]
-    if (budget !== undefined) {
-      const read = readResultTool(budget.store, () => budget.limitFor('read_result'))
-      builtins.unshift({ tool: compileTool(read), present: () => true })
-    }
-    registry.builtins = Object.freeze(builtins)
+    registry.builtins = builtinTools(registry, deferred, budget)
     registry.deferral = deferred
     const state: RuntimeState = {
       ctx,
