@@ -11,7 +11,7 @@ import type {
   ToolExecutionResult,
   ToolRunContext,
 } from '@dsh/tools-core'
-import { RESERVED_TOOL_NAME } from '@dsh/tools-core'
+import { RESERVED_TOOL_NAME, TOOL_SEARCH_TOOL_NAME } from '@dsh/tools-core'
 import type { DispatchEventPort, ToolRuntimePort } from './bridge-ports'
 import type { CodeRunHost, CodeRunOutcome, CodeRuntime } from './code-runtime'
 import { DispatchPool } from './dispatch-pool'
@@ -90,7 +90,11 @@ export class CodeRunBridge implements CodeRunHost {
     const overLimit = admission.count()
     if (overLimit !== undefined) return rejectWith(String(name), overLimit.message)
     if (typeof name !== 'string' || !this.names.has(name)) {
-      return rejectWith(String(name), `unknown tool: ${String(name)} is not a binding of this run`)
+      // Deferred tools are not bindings until tool_search loads them (from the next run on).
+      const hint = this.names.has(TOOL_SEARCH_TOOL_NAME)
+        ? `; a deferred tool must be loaded with \`tools.${TOOL_SEARCH_TOOL_NAME}(...)\` first (it is a binding from the next run)`
+        : ''
+      return rejectWith(String(name), `unknown tool: ${String(name)} is not a binding of this run${hint}`)
     }
     const admitted = admission.admit(args)
     if (!admitted.ok) return rejectWith(name, admitted.message)

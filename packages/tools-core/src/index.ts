@@ -44,6 +44,7 @@ export {
   type StandardConfigSchema,
   standardConfigSchema,
 } from './config-schema'
+export { TOOL_SEARCH_TOOL_NAME } from './deferred/tool-search-tool'
 export {
   type BodyResult,
   type DefinedValue,
@@ -74,6 +75,8 @@ export type {
   ToolResultView,
 } from './presentation-types'
 export { RESERVED_TOOL_NAME } from './registry'
+export type { ResultBudgetConfig } from './result-budget/config'
+export { READ_RESULT_TOOL_NAME } from './result-budget/read-result-tool'
 export { default, default as ToolRuntime, type ToolRuntimeConfig } from './runtime'
 export { createScope, scopeOf, type ToolScope } from './scope'
 export type {
@@ -93,6 +96,7 @@ export type {
   ToolAnnotations,
   ToolAssembly,
   ToolContent,
+  ToolDeferral,
   ToolDefinition,
   ToolDispatchExecution,
   ToolExecution,

@@ -5,6 +5,21 @@ import type { CodeModeProvider, ScopeKey, ToolGuard, ToolPresentationMode, ToolR
 /** The name of the Code Mode transport, reserved in every mode. */
 export const RESERVED_TOOL_NAME = 'run_code'
 
+/** Names of the runtime's built-in tools (`read_result`, `tool_search`), reserved in every mode. */
+export const BUILTIN_TOOL_NAMES: ReadonlySet<string> = new Set(['read_result', 'tool_search'])
+
+/** A tool the runtime itself offers, present per agent (e.g. `tool_search` while something is deferred). */
+export interface BuiltinTool {
+  readonly tool: CompiledTool
+  /** Whether `agent` sees it; `deferring` says whether some tool is deferred and not loaded for it. */
+  present(agent: ScopeKey | undefined, deferring: boolean): boolean
+}
+
+/** Hides deferred tools that an agent has not loaded yet (see `DeferredTools`). */
+export interface Deferral {
+  hides(tool: CompiledTool, agent: ScopeKey | undefined): boolean
+}
+
 interface Mask {
   readonly allow: boolean
   readonly names: ReadonlySet<string>
@@ -40,6 +55,10 @@ export class ToolRegistry {
   guards: readonly GuardEntry[] = []
   /** The Code Mode provider, if one is installed. */
   provider: InstalledProvider | undefined
+  /** The runtime's built-in tools (set once by the runtime). */
+  builtins: readonly BuiltinTool[] = []
+  /** Deferred-tool visibility (set once by the runtime). */
+  deferral: Deferral | undefined
 
   constructor(
     readonly defaultMode: ToolPresentationMode,
@@ -67,6 +86,9 @@ export class ToolRegistry {
     if (tool.name === RESERVED_TOOL_NAME) {
       throw new ToolRegistrationError(`\`${RESERVED_TOOL_NAME}\` is reserved for the Code Mode transport`)
     }
+    if (BUILTIN_TOOL_NAMES.has(tool.name)) {
+      throw new ToolRegistrationError(`\`${tool.name}\` is reserved for the runtime's built-in tool`)
+    }
     const map = agent === undefined ? this.globals : this.layer(agent).tools
     if (map.has(tool.name)) {
       const where = agent === undefined ? 'globally' : `in scope \`${agent}\``
@@ -90,8 +112,36 @@ export class ToolRegistry {
     return true
   }
 
-  /** The ordinary tool `name` as `agent` sees it: local first, then an admitted global. */
+  /**
+   * The tool `name` as `agent` sees it: a present built-in, else local first, then an admitted
+   * global — unless it is deferred and not yet loaded for the agent.
+   */
   resolve(name: string, agent: ScopeKey | undefined): CompiledTool | undefined {
+    if (BUILTIN_TOOL_NAMES.has(name)) return this.builtin(name, agent)
+    const tool = this.lookup(name, agent)
+    return tool !== undefined && this.deferral?.hides(tool, agent) ? undefined : tool
+  }
+
+  /** True when `name` resolves for `agent` but is deferred and not loaded yet. */
+  isDeferred(name: string, agent: ScopeKey | undefined): boolean {
+    const tool = this.lookup(name, agent)
+    return tool !== undefined && this.deferral?.hides(tool, agent) === true
+  }
+
+  /** The tools deferred for `agent` that it has not loaded yet (what `tool_search` ranks). */
+  deferredFor(agent: ScopeKey | undefined): CompiledTool[] {
+    const deferral = this.deferral
+    return deferral === undefined ? [] : this.admitted(agent).filter((tool) => deferral.hides(tool, agent))
+  }
+
+  private builtin(name: string, agent: ScopeKey | undefined): CompiledTool | undefined {
+    const entry = this.builtins.find((builtin) => builtin.tool.name === name)
+    if (entry === undefined) return undefined
+    const deferring = this.deferredFor(agent).length > 0
+    return entry.present(agent, deferring) ? entry.tool : undefined
+  }
+
+  private lookup(name: string, agent: ScopeKey | undefined): CompiledTool | undefined {
     if (agent === undefined) return this.globals.get(name)
     const layer = this.layers.get(agent)
     if (layer === undefined) return this.globals.get(name)
@@ -108,8 +158,22 @@ export class ToolRegistry {
     return installed.transport
   }
 
-  /** Every ordinary tool the agent sees: admitted globals (registration order), then local tools. */
+  /**
+   * Every tool the agent sees: admitted globals (registration order), then local tools, minus
+   * deferred tools it has not loaded, then the present built-ins.
+   */
   visible(agent: ScopeKey | undefined): CompiledTool[] {
+    const admitted = this.admitted(agent)
+    const deferral = this.deferral
+    if (deferral === undefined && this.builtins.length === 0) return admitted
+    const out = deferral === undefined ? admitted : admitted.filter((tool) => !deferral.hides(tool, agent))
+    const deferring = out.length < admitted.length
+    for (const builtin of this.builtins) if (builtin.present(agent, deferring)) out.push(builtin.tool)
+    return out
+  }
+
+  /** Admitted globals then local tools, before deferral. */
+  private admitted(agent: ScopeKey | undefined): CompiledTool[] {
     const layer = agent === undefined ? undefined : this.layers.get(agent)
     const out: CompiledTool[] = []
     for (const [name, tool] of this.globals) {

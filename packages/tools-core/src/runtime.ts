@@ -3,12 +3,16 @@ import { assembleTools } from './assembly'
 import { type ConfigValidationResult, standardConfigSchema } from './config-schema'
 import { ToolRegistrationError } from './errors'
 import './events' // the cordis `Events` augmentation (tools/* and system-prompt/assemble)
+import { DeferredTools } from './deferred/deferred-tools'
+import { builtinTools } from './internal/builtin-tools'
 import { compileTool } from './internal/compiled-tool'
 import type { HookTable } from './internal/listeners'
 import { readScopeKey } from './internal/scope-key'
 import { executeCall } from './pipeline/execute-call'
 import type { PipelineRuntime } from './pipeline/tool-call'
 import { assertMode, RESERVED_TOOL_NAME, ToolRegistry } from './registry'
+import { type ResultBudgetConfig, validateResultBudget } from './result-budget/config'
+import { ResultBudget } from './result-budget/result-budget'
 import { executeBatch } from './schedule/execute-batch'
 import { executionModeOf } from './schedule/execution-mode'
 import type {
@@ -18,6 +22,7 @@ import type {
   ExecuteBatchOptions,
   ScopeKey,
   ToolAssembly,
+  ToolDeferral,
   ToolDefinition,
   ToolExecutionInput,
   ToolExecutionMode,
@@ -38,12 +43,18 @@ declare module '@deepseek-ai/cordis' {
 export interface ToolRuntimeConfig {
   /** How tools are presented to agents that did not `presentAs()`: default `native`. */
   mode?: ToolPresentationMode
+  /**
+   * Cap model-facing content of top-level results (after `finalizeContent`), keeping the full
+   * text behind a handle that the built-in `read_result` tool pages through. Off by default.
+   */
+  resultBudget?: ResultBudgetConfig
 }
 
 const STATE = Symbol('dsh-tools.runtime')
 
 interface RuntimeState extends PipelineRuntime {
   readonly ctx: Context
+  readonly deferred: DeferredTools
 }
 
 function validateConfig(value: unknown): ConfigValidationResult<ToolRuntimeConfig> {
@@ -56,7 +67,23 @@ function validateConfig(value: unknown): ConfigValidationResult<ToolRuntimeConfi
       issues: [{ message: `mode must be native, code or both (got ${String(mode)})`, path: ['mode'] }],
     }
   }
+  const budget = (value as ToolRuntimeConfig).resultBudget
+  if (budget !== undefined) {
+    const checked = validateResultBudget(budget)
+    if (Array.isArray(checked)) return { issues: checked }
+  }
   return { value: { ...(value as object), mode } }
+}
+
+function resolveBudget(config: ToolRuntimeConfig | undefined): ResultBudget | undefined {
+  if (config?.resultBudget === undefined) return undefined
+  const checked = validateResultBudget(config.resultBudget)
+  if (Array.isArray(checked)) {
+    throw new ToolRegistrationError(
+      `invalid resultBudget: ${checked.map((issue) => issue.message).join('; ')}`,
+    )
+  }
+  return new ResultBudget(checked)
 }
 
 function scopeKeyOf(self: ToolRuntime, what: string): ScopeKey {
@@ -110,19 +137,27 @@ export default class ToolRuntime extends Service {
         state.report('tools/changed listener failed', error)
       }
     }
+    const registry = new ToolRegistry(mode, changed)
+    const budget = resolveBudget(config)
+    const report = (message: string, error: unknown) => {
+      try {
+        ctx.logger('dsh-tools').warn(message, error)
+      } catch {}
+    }
+    const deferred = new DeferredTools(changed, report)
+    registry.builtins = builtinTools(registry, deferred, budget)
+    registry.deferral = deferred
     const state: RuntimeState = {
       ctx,
-      registry: new ToolRegistry(mode, changed),
+      registry,
+      deferred,
+      budget,
       hooks,
       approval: () => {
         const approval = ctx.get('approval') as ApprovalService | undefined
         return typeof approval?.request === 'function' ? approval : undefined
       },
-      report: (message, error) => {
-        try {
-          ctx.logger('dsh-tools').warn(message, error)
-        } catch {}
-      },
+      report,
     }
     this[STATE] = state
   }
@@ -151,6 +186,17 @@ export default class ToolRuntime extends Service {
     const agent = scopeKeyOf(this, 'restrict')
     const registry = this[STATE].registry
     return own(this, () => registry.restrict(agent, filter), 'tools.restrict()')
+  }
+
+  /**
+   * Defer tools (by name, or a predicate over their schemas): they leave native definitions
+   * and the Code Mode SDK until `tool_search` loads them. Scoped to the calling agent from a
+   * scope ctx, global (every agent) from a plain ctx — like `register` and `guard`.
+   */
+  defer(filter: ToolDeferral): () => void {
+    const agent = readScopeKey(this.ctx)
+    const deferred = this[STATE].deferred
+    return own(this, () => deferred.add(filter, agent), 'tools.defer()')
   }
 
   /** Choose the calling agent's presentation mode (one per scope). Throws from a plain ctx. */

@@ -274,6 +274,12 @@ export interface AssembleOptions {
   readonly toolOrder?: readonly string[]
 }
 
+/**
+ * Filter of `defer()`: tool names (non-empty; names not registered yet are fine) or a
+ * predicate over each visible tool's schema (exactly `true` defers it).
+ */
+export type ToolDeferral = readonly string[] | ((tool: ToolSchema) => boolean)
+
 /** Filter of `restrict()`: exactly one of `allow` or `deny`, non-empty. */
 export type ToolRestriction = { readonly allow: readonly string[] } | { readonly deny: readonly string[] }
 

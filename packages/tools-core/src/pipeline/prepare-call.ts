@@ -48,7 +48,12 @@ export function resolveTool(
     return registry.transportFor(agent) ?? unknown(registry, name, agent, nested)
   }
   const tool = registry.resolve(name, agent)
-  if (tool === undefined) return unknown(registry, name, agent, nested)
+  if (tool === undefined) {
+    if (registry.isDeferred(name, agent)) {
+      return `tool \`${name}\` is deferred: call \`tool_search\` with what you need to load it (and learn its parameters) first`
+    }
+    return unknown(registry, name, agent, nested)
+  }
   if (!nested && registry.modeOf(agent) === 'code') {
     return `only \`${RESERVED_TOOL_NAME}\` is callable directly — call \`${name}\` from inside a \`${RESERVED_TOOL_NAME}\` program instead`
   }

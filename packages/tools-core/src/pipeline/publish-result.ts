@@ -45,11 +45,14 @@ function finalizeContent(call: ToolCall, result: ToolExecutionResult): ToolExecu
 
 /**
  * Steps 10–11: attach contexts (tool-deferred before decision contexts; block keeps only the
- * decision's), run `finalizeContent` exactly once, freeze the authoritative result and notify
+ * decision's), run `finalizeContent` exactly once, cut the content to the result budget
+ * (when one is configured), freeze the authoritative result and notify
  * the observe-only `tools/result` listeners. A throwing listener is reported, never propagated.
  */
 export function publishResult(call: ToolCall): ToolExecutionResult {
-  const result = finalizeContent(call, attachContexts(call, call.result!))
+  const finalized = finalizeContent(call, attachContexts(call, call.result!))
+  const budget = call.runtime.budget
+  const result = budget === undefined ? finalized : budget.apply(call.execution, finalized)
   const listeners = listenersFor(call.runtime.hooks, 'tools/result', call.execution.agent)
   if (listeners !== undefined) {
     for (const listener of listeners) {

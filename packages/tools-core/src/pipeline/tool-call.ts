@@ -1,6 +1,7 @@
 import type { CompiledTool } from '../internal/compiled-tool'
 import type { HookTable } from '../internal/listeners'
 import type { ToolRegistry } from '../registry'
+import type { ResultBudget } from '../result-budget/result-budget'
 import type {
   AdditionalContext,
   ApprovalService,
@@ -16,6 +17,8 @@ export interface PipelineRuntime {
   readonly hooks: HookTable
   /** The approval seam (`ctx.get('approval')`), looked up only when a gate asks. */
   approval(): ApprovalService | undefined
+  /** The result budget, when the runtime was configured with `resultBudget`. */
+  readonly budget?: ResultBudget | undefined
   /** Report an error that cannot change a result any more (a throwing `tools/result` listener). */
   report(message: string, error: unknown): void
 }

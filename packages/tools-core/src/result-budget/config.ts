@@ -1,0 +1,68 @@
+import type { ConfigIssue } from '../config-schema'
+
+/** The `resultBudget` option of `ToolRuntime`: caps on model-facing content, in UTF-8 bytes. */
+export interface ResultBudgetConfig {
+  /** The cap for every tool's content (text as UTF-8 bytes, images as base64 length). */
+  readonly maxContentBytes: number
+  /** Per-tool caps that replace `maxContentBytes` for the named tools. */
+  readonly perTool?: { readonly [name: string]: number }
+  /** How many bytes of full results the handle store keeps (LRU); default 32 MiB. */
+  readonly storeBytes?: number
+}
+
+/** The validated budget with defaults filled in. */
+export interface ResolvedResultBudget {
+  readonly maxContentBytes: number
+  readonly perTool: ReadonlyMap<string, number>
+  readonly storeBytes: number
+}
+
+/** Default `storeBytes`: 32 MiB of full results. */
+export const DEFAULT_STORE_BYTES = 32 * 1024 * 1024
+
+/** The smallest budget accepted: room for a marker and a little of the text around it. */
+export const MIN_CONTENT_BYTES = 256
+
+function isBytes(value: unknown, min: number): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= min
+}
+
+/** Validate `resultBudget`; issues carry paths under `resultBudget`. */
+export function validateResultBudget(value: unknown): ResolvedResultBudget | ConfigIssue[] {
+  const at = (...path: PropertyKey[]) => ['resultBudget', ...path]
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return [{ message: 'resultBudget must be an object', path: at() }]
+  }
+  const { maxContentBytes, perTool, storeBytes } = value as Record<string, unknown>
+  const issues: ConfigIssue[] = []
+  if (!isBytes(maxContentBytes, MIN_CONTENT_BYTES)) {
+    issues.push({
+      message: `maxContentBytes must be an integer ≥ ${MIN_CONTENT_BYTES}`,
+      path: at('maxContentBytes'),
+    })
+  }
+  if (storeBytes !== undefined && !isBytes(storeBytes, 1)) {
+    issues.push({ message: 'storeBytes must be a positive integer', path: at('storeBytes') })
+  }
+  const perToolMap = new Map<string, number>()
+  if (perTool !== undefined) {
+    if (typeof perTool !== 'object' || perTool === null || Array.isArray(perTool)) {
+      issues.push({ message: 'perTool must be an object of tool name → bytes', path: at('perTool') })
+    } else {
+      for (const [name, bytes] of Object.entries(perTool)) {
+        if (isBytes(bytes, MIN_CONTENT_BYTES)) perToolMap.set(name, bytes)
+        else
+          issues.push({
+            message: `perTool.${name} must be an integer ≥ ${MIN_CONTENT_BYTES}`,
+            path: at('perTool', name),
+          })
+      }
+    }
+  }
+  if (issues.length > 0) return issues
+  return {
+    maxContentBytes: maxContentBytes as number,
+    perTool: perToolMap,
+    storeBytes: (storeBytes as number | undefined) ?? DEFAULT_STORE_BYTES,
+  }
+}
