@@ -4,13 +4,16 @@ export type {
   InferArgs,
   InferValue,
   JsonArray,
+  JsonBudgetLimit,
   JsonObject,
   JsonSchemaNode,
+  JsonSnapshot,
   JsonValue,
   ObjectJsonSchema,
   ParameterFieldSpec,
   ParameterSchemaSpec,
   SchemaViolation,
+  SnapshotJsonOptions,
   ValueSchemaSpec,
 } from '@dsh/tools-schema'
 export {
@@ -20,12 +23,14 @@ export {
   compileParameterSpecValidator,
   compileValueSpecValidator,
   isToolsError,
+  JsonBudgetError,
   jsonSchemaToPy,
   jsonSchemaToTs,
   LosslessJsonError,
   parameterSchemaSpecToJsonSchema,
   SchemaDefinitionError,
   snapshotJson,
+  snapshotJsonMeasured,
   ToolArgsError,
   ToolsError,
   UnsupportedJsonSchemaError,
@@ -59,6 +64,7 @@ export {
   ToolTimeoutError,
   UnknownToolError,
 } from './errors'
+export { type LinkedSignal, linkSignals } from './link-signals'
 export type {
   FileDiff,
   NumberedLine,
