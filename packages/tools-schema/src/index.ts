@@ -20,6 +20,8 @@ export {
   ToolsError,
   UnsupportedJsonSchemaError,
 } from './errors'
+export { checkGeminiSchema } from './check-gemini-schema'
+export { checkOpenAiStrictSchema, OPENAI_STRICT_LIMITS, type ProviderSchemaProblem } from './check-openai-strict-schema'
 export { isPythonFieldName, jsonSchemaToPy } from './json-schema-to-py'
 export { jsonSchemaToTs } from './json-schema-to-ts'
 export {
@@ -45,6 +47,7 @@ export type {
   StringSchemaSpec,
   ValueSchemaSpec,
 } from './schema-spec'
+export { providerArgsToCanonical } from './provider-args-to-canonical'
 export {
   type JsonSnapshot,
   type SnapshotJsonOptions,
@@ -61,6 +64,13 @@ export type {
   ObjectJsonSchema,
   SchemaViolation,
 } from './types'
+export {
+  PROVIDER_DIALECTS,
+  type ProviderDialect,
+  type ProviderSchema,
+  type ProviderSchemaChange,
+  toProviderSchema,
+} from './to-provider-schema'
 export { validateArgs, validateJsonSchemaValue } from './validate-args'
 export {
   parameterSchemaSpecToJsonSchema,
