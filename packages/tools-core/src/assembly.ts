@@ -1,4 +1,4 @@
-import { isToolsError } from '@dsh/tools-schema'
+import { isToolsError, type ObjectJsonSchema, PROVIDER_DIALECTS, toProviderSchema } from '@dsh/tools-schema'
 import { ToolAssemblyError } from './errors'
 import { type HookTable, listenersFor, runWaterfall } from './internal/listeners'
 import type { ToolRegistry } from './registry'
@@ -43,6 +43,15 @@ function applyToolOrder(
   return [...first, ...tools.filter((tool) => !first.includes(tool))]
 }
 
+/** A native definition with its parameters in a provider dialect. */
+function inDialect(tool: NativeToolSpec, dialect: NonNullable<AssembleOptions['dialect']>): NativeToolSpec {
+  if (!PROVIDER_DIALECTS.includes(dialect)) {
+    throw new ToolAssemblyError(`unknown dialect \`${String(dialect)}\` (expected ${PROVIDER_DIALECTS.join(', ')})`)
+  }
+  const parameters = toProviderSchema(tool.parameters, dialect).schema as unknown as ObjectJsonSchema
+  return Object.freeze({ name: tool.name, description: tool.description, parameters })
+}
+
 /**
  * Build the registry's prompt contribution for one agent: native function definitions in
  * `native`, the `run_code` transport plus the provider's sections in `code`, both in `both`;
@@ -73,6 +82,7 @@ export function assembleTools(
     sections = freezeSections(installed.provider.sections(input))
   }
   tools = applyToolOrder(tools, options.toolOrder, mode)
+  if (options.dialect !== undefined) tools = tools.map((tool) => inDialect(tool, options.dialect!))
   const assembly: ToolAssembly = Object.freeze({ mode, tools: Object.freeze(tools), sections })
   const listeners = listenersFor(hooks, 'system-prompt/assemble', agent)
   if (listeners === undefined) return assembly

@@ -3,7 +3,7 @@
  * modules named after what they export. It is the contract every other dsh-tools package
  * codes against, so change it deliberately.
  */
-import type { JsonSchemaNode, JsonValue, ObjectJsonSchema } from '@dsh/tools-schema'
+import type { JsonSchemaNode, JsonValue, ObjectJsonSchema, ProviderDialect } from '@dsh/tools-schema'
 import type { ToolCallView, ToolResultView } from './presentation-types'
 
 // ───────────────────────────── identity and scopes ─────────────────────────────
@@ -67,6 +67,12 @@ export interface ToolExecutionInput {
   readonly agent?: ScopeKey
   /** The outer execution's token, for calls made from inside another tool (Code Mode). */
   readonly parent?: ToolExecutionToken
+  /**
+   * The provider dialect the model saw the tool in (`assemble({ dialect })`). Arguments are read
+   * back to canonical form (`providerArgsToCanonical`) before step 1, so validation, policy and
+   * the body see canonical arguments. Absent: the arguments are canonical already.
+   */
+  readonly dialect?: ProviderDialect
 }
 
 /** The frozen pipeline view of one call. Arguments are a deep-frozen lossless snapshot. */
@@ -229,7 +235,10 @@ export interface ExecuteBatchOptions {
 
 // ─────────────────────────────── prompt assembly ───────────────────────────────
 
-/** A native function definition the mode contributes to the model request. */
+/**
+ * A native function definition the mode contributes to the model request. `parameters` is the
+ * canonical JSON Schema, or the provider's form under `assemble({ dialect })`.
+ */
 export interface NativeToolSpec {
   readonly name: string
   readonly description: string
@@ -250,10 +259,15 @@ export interface ToolAssembly {
   readonly sections: readonly PromptSection[]
 }
 
-/** Input of `assemble()`. `toolOrder` names tools to put first, in that order. */
+/**
+ * Input of `assemble()`. `toolOrder` names tools to put first, in that order. `dialect`
+ * converts every native definition's parameters with `toProviderSchema` (default: canonical
+ * JSON Schema); calls the model makes from them pass the same `dialect` to `execute`.
+ */
 export interface AssembleOptions {
   readonly agent?: ScopeKey
   readonly toolOrder?: readonly string[]
+  readonly dialect?: ProviderDialect
 }
 
 /** Filter of `restrict()`: exactly one of `allow` or `deny`, non-empty. */

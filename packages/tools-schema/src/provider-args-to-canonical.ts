@@ -14,7 +14,7 @@ import {
 } from './internal/provider/schema-shape'
 import { jsonTypesOf } from './internal/provider/pick-branch'
 import type { ProviderDialect } from './to-provider-schema'
-import type { JsonValue } from './types'
+import type { JsonSchemaNode, JsonValue } from './types'
 
 interface Job {
   readonly value: unknown
@@ -38,7 +38,11 @@ const MAX_REF_HOPS = 64
  * providerArgsToCanonical({ a: null }, { type: 'object', properties: { a: { type: 'string' } } }, 'openai-strict')
  * // → {}
  */
-export function providerArgsToCanonical(args: JsonValue, schema: JsonValue, dialect: ProviderDialect): JsonValue {
+export function providerArgsToCanonical(
+  args: JsonValue,
+  schema: JsonSchemaNode | JsonValue,
+  dialect: ProviderDialect,
+): JsonValue {
   if (dialect === 'json-schema') return args
   const strict = dialect === 'openai-strict'
   let result: unknown = args

@@ -3,7 +3,7 @@ import { convertOpenAiStrict } from './internal/provider/openai-strict'
 import { rewriteTree } from './internal/provider/rewrite-tree'
 import { notASchema } from './internal/provider/schema-shape'
 import { snapshotJson } from './snapshot-json'
-import type { JsonObject, JsonValue } from './types'
+import type { JsonObject, JsonSchemaNode, JsonValue } from './types'
 
 /**
  * The schema dialect of a model provider:
@@ -48,7 +48,7 @@ export interface ProviderSchema {
  * toProviderSchema({ type: 'object', properties: { a: { type: 'string' } } }, 'openai-strict').schema
  * // → { type: 'object', properties: { a: { type: ['string', 'null'] } }, required: ['a'], additionalProperties: false }
  */
-export function toProviderSchema(schema: JsonValue, dialect: ProviderDialect): ProviderSchema {
+export function toProviderSchema(schema: JsonSchemaNode | JsonValue, dialect: ProviderDialect): ProviderSchema {
   if (typeof schema !== 'boolean' && (typeof schema !== 'object' || schema === null || Array.isArray(schema))) {
     notASchema('$', schema)
   }

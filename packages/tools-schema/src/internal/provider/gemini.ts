@@ -121,8 +121,7 @@ export function convertGemini(job: RewriteJob, context: RewriteContext): unknown
     if (key === 'anyOf' || key === 'oneOf') {
       if (!Array.isArray(value)) continue
       if (key === 'oneOf') context.change(where, '`oneOf` relaxed to `anyOf` (exclusivity is checked after the call)')
-      const branches = childList(context, value, where)
-      out.anyOf = [...((out.anyOf as unknown[] | undefined) ?? []), ...branches]
+      out.anyOf = childList(context, value, where, (out.anyOf as unknown[] | undefined) ?? [])
     } else if (key === 'enum' || key === 'const') {
       const values = key === 'const' ? [value] : Array.isArray(value) ? value : []
       const strings = values.filter((v) => v !== null)

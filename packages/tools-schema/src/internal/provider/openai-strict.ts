@@ -114,8 +114,7 @@ export function convertOpenAiStrict(job: RewriteJob, context: RewriteContext): u
     if (DROPPED_SILENTLY.has(key) || key === 'description' || value === undefined) continue
     if (key === 'oneOf' && Array.isArray(value)) {
       context.change(joinPath(path, key), '`oneOf` relaxed to `anyOf` (exclusivity is checked after the call)')
-      const anyOf = childList(context, value, joinPath(path, key))
-      out.anyOf = Array.isArray(out.anyOf) ? [...(out.anyOf as unknown[]), ...anyOf] : anyOf
+      out.anyOf = childList(context, value, joinPath(path, key), (out.anyOf as unknown[] | undefined) ?? [])
       continue
     }
     if (key === 'format' && !OPENAI_FORMATS.has(String(value))) {
@@ -129,8 +128,7 @@ export function convertOpenAiStrict(job: RewriteJob, context: RewriteContext): u
       continue
     }
     if (key === 'anyOf' && Array.isArray(value)) {
-      const anyOf = childList(context, value, joinPath(path, key))
-      out.anyOf = Array.isArray(out.anyOf) ? [...anyOf, ...(out.anyOf as unknown[])] : anyOf
+      out.anyOf = childList(context, value, joinPath(path, key), (out.anyOf as unknown[] | undefined) ?? [])
     } else if (key === 'items') {
       if (Array.isArray(value)) {
         folded.push(foldText('prefixItems', value))

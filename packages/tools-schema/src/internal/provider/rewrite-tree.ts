@@ -117,15 +117,24 @@ export function childMap(
   return out
 }
 
-/** Schedule every member of an array keyword (`anyOf`, `prefixItems`) into a fresh array. */
-export function childList(context: RewriteContext, list: readonly unknown[], path: string): unknown[] {
-  const out: unknown[] = new Array(list.length).fill(null)
+/**
+ * Schedule every member of an array keyword (`anyOf`, `prefixItems`), appending the results
+ * to `into` (a fresh array by default) at fixed slots.
+ */
+export function childList(
+  context: RewriteContext,
+  list: readonly unknown[],
+  path: string,
+  into: unknown[] = [],
+): unknown[] {
+  const offset = into.length
+  for (let index = 0; index < list.length; index++) into.push(null)
   list.forEach((value, index) => {
     context.child(value, joinPath(path, index), (converted) => {
-      out[index] = converted
+      into[offset + index] = converted
     })
   })
-  return out
+  return into
 }
 
 /** Longest text a folded keyword value contributes to a description. */
