@@ -46,7 +46,9 @@ function applyToolOrder(
 /** A native definition with its parameters in a provider dialect. */
 function inDialect(tool: NativeToolSpec, dialect: NonNullable<AssembleOptions['dialect']>): NativeToolSpec {
   if (!PROVIDER_DIALECTS.includes(dialect)) {
-    throw new ToolAssemblyError(`unknown dialect \`${String(dialect)}\` (expected ${PROVIDER_DIALECTS.join(', ')})`)
+    throw new ToolAssemblyError(
+      `unknown dialect \`${String(dialect)}\` (expected ${PROVIDER_DIALECTS.join(', ')})`,
+    )
   }
   const parameters = toProviderSchema(tool.parameters, dialect).schema as unknown as ObjectJsonSchema
   return Object.freeze({ name: tool.name, description: tool.description, parameters })

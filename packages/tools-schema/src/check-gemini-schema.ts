@@ -1,5 +1,5 @@
-import { GEMINI_FIELDS, GEMINI_FORMATS, GEMINI_TYPES } from './internal/provider/gemini'
 import { joinPath } from './internal/path'
+import { GEMINI_FIELDS, GEMINI_FORMATS, GEMINI_TYPES } from './internal/provider/gemini'
 import { type ProviderSchemaProblem, unknownKeys, walkSchema } from './internal/provider/schema-problems'
 import { isObject } from './internal/provider/schema-shape'
 
@@ -30,14 +30,16 @@ export function checkGeminiSchema(schema: unknown): ProviderSchemaProblem[] {
       report(path, 'a schema must be an object')
       return
     }
-    for (const key of unknownKeys(node, GEMINI_FIELDS)) report(joinPath(path, key), `\`${key}\` is not a Gemini schema field`)
+    for (const key of unknownKeys(node, GEMINI_FIELDS))
+      report(joinPath(path, key), `\`${key}\` is not a Gemini schema field`)
     const type = node.type
     if (type === undefined) {
       if (!Array.isArray(node.anyOf)) report(path, 'every schema needs a `type` (or `anyOf`)')
     } else if (typeof type !== 'string' || !TYPES.has(type)) {
       report(joinPath(path, 'type'), `type must be one of ${[...TYPES].join(', ')}`)
     }
-    if (node.nullable !== undefined && typeof node.nullable !== 'boolean') report(joinPath(path, 'nullable'), 'must be a boolean')
+    if (node.nullable !== undefined && typeof node.nullable !== 'boolean')
+      report(joinPath(path, 'nullable'), 'must be a boolean')
     if (node.enum !== undefined) {
       if (type !== 'STRING') report(joinPath(path, 'enum'), '`enum` is only allowed on `STRING`')
       if (!Array.isArray(node.enum) || !node.enum.every((v) => typeof v === 'string')) {
@@ -45,7 +47,10 @@ export function checkGeminiSchema(schema: unknown): ProviderSchemaProblem[] {
       }
     }
     if (node.format !== undefined && !(GEMINI_FORMATS[String(type)] ?? []).includes(String(node.format))) {
-      report(joinPath(path, 'format'), `format \`${String(node.format)}\` is not supported on ${String(type)}`)
+      report(
+        joinPath(path, 'format'),
+        `format \`${String(node.format)}\` is not supported on ${String(type)}`,
+      )
     }
     if (type === 'OBJECT') {
       const props = isObject(node.properties) ? Object.keys(node.properties) : []
@@ -53,7 +58,8 @@ export function checkGeminiSchema(schema: unknown): ProviderSchemaProblem[] {
       if (props.length === 0 && path !== '$') report(path, '`OBJECT` needs non-empty `properties`')
       const required = Array.isArray(node.required) ? node.required : []
       for (const name of required) {
-        if (!props.includes(name)) report(joinPath(path, 'required'), `\`${String(name)}\` is not a declared property`)
+        if (!props.includes(name))
+          report(joinPath(path, 'required'), `\`${String(name)}\` is not a declared property`)
       }
     }
     if (type === 'ARRAY' && !isObject(node.items)) report(path, '`ARRAY` needs an `items` schema')

@@ -1,7 +1,11 @@
-import { OPENAI_COMMON_KEYWORDS, OPENAI_FORMATS, OPENAI_TYPED_KEYWORDS } from './internal/provider/openai-strict'
+import { joinPath } from './internal/path'
+import {
+  OPENAI_COMMON_KEYWORDS,
+  OPENAI_FORMATS,
+  OPENAI_TYPED_KEYWORDS,
+} from './internal/provider/openai-strict'
 import { type ProviderSchemaProblem, unknownKeys, walkSchema } from './internal/provider/schema-problems'
 import { isObject, resolvePointer, typesOf } from './internal/provider/schema-shape'
-import { joinPath } from './internal/path'
 
 export type { ProviderSchemaProblem } from './internal/provider/schema-problems'
 
@@ -33,7 +37,8 @@ const TYPE_NAMES = new Set(['string', 'number', 'integer', 'boolean', 'object', 
 export function checkOpenAiStrictSchema(schema: unknown): ProviderSchemaProblem[] {
   const problems: ProviderSchemaProblem[] = []
   const report = (path: string, message: string) => problems.push({ path, message })
-  if (!isObject(schema) || schema.type !== 'object') report('$', 'the root must be an object schema (`type: "object"`)')
+  if (!isObject(schema) || schema.type !== 'object')
+    report('$', 'the root must be an object schema (`type: "object"`)')
   let properties = 0
   let enumValues = 0
   let stringLength = 0
@@ -45,15 +50,19 @@ export function checkOpenAiStrictSchema(schema: unknown): ProviderSchemaProblem[
     }
     if (typeof node.$ref === 'string') {
       if (Object.keys(node).length > 1) report(path, '`$ref` cannot have sibling keywords')
-      if (resolvePointer(schema, node.$ref) === undefined) report(path, `\`$ref\` ${node.$ref} does not resolve`)
+      if (resolvePointer(schema, node.$ref) === undefined)
+        report(path, `\`$ref\` ${node.$ref} does not resolve`)
       return
     }
     const types = typesOf(node)
-    if (types.length === 0 && !Array.isArray(node.anyOf)) report(path, 'every schema needs a `type` (or `anyOf`)')
-    for (const type of types) if (!TYPE_NAMES.has(type)) report(joinPath(path, 'type'), `unknown type \`${type}\``)
+    if (types.length === 0 && !Array.isArray(node.anyOf))
+      report(path, 'every schema needs a `type` (or `anyOf`)')
+    for (const type of types)
+      if (!TYPE_NAMES.has(type)) report(joinPath(path, 'type'), `unknown type \`${type}\``)
     const allowed = new Set(OPENAI_COMMON_KEYWORDS)
     for (const type of types) for (const key of OPENAI_TYPED_KEYWORDS[type] ?? []) allowed.add(key)
-    for (const key of unknownKeys(node, allowed)) report(joinPath(path, key), `\`${key}\` is not supported in strict mode`)
+    for (const key of unknownKeys(node, allowed))
+      report(joinPath(path, key), `\`${key}\` is not supported in strict mode`)
     if (node.format !== undefined && !OPENAI_FORMATS.has(String(node.format))) {
       report(joinPath(path, 'format'), `format \`${String(node.format)}\` is not supported`)
     }
@@ -66,7 +75,8 @@ export function checkOpenAiStrictSchema(schema: unknown): ProviderSchemaProblem[
       const required = new Set(Array.isArray(node.required) ? node.required : [])
       for (const name of props) {
         stringLength += name.length
-        if (!required.has(name)) report(joinPath(joinPath(path, 'properties'), name), 'every property must be required')
+        if (!required.has(name))
+          report(joinPath(joinPath(path, 'properties'), name), 'every property must be required')
       }
     }
     for (const defs of ['$defs', 'definitions'] as const) {
@@ -77,14 +87,23 @@ export function checkOpenAiStrictSchema(schema: unknown): ProviderSchemaProblem[
       const length = node.enum.reduce((sum: number, v) => sum + (typeof v === 'string' ? v.length : 0), 0)
       stringLength += length
       const strings = node.enum.filter((v) => typeof v === 'string').length
-      if (strings > OPENAI_STRICT_LIMITS.largeEnumThreshold && length > OPENAI_STRICT_LIMITS.largeEnumMaxLength) {
-        report(joinPath(path, 'enum'), `an enum of more than 250 strings may total at most 15,000 characters (${length})`)
+      if (
+        strings > OPENAI_STRICT_LIMITS.largeEnumThreshold &&
+        length > OPENAI_STRICT_LIMITS.largeEnumMaxLength
+      ) {
+        report(
+          joinPath(path, 'enum'),
+          `an enum of more than 250 strings may total at most 15,000 characters (${length})`,
+        )
       }
     }
     if (typeof node.const === 'string') stringLength += node.const.length
   })
   if (deepest > OPENAI_STRICT_LIMITS.maxNestingDepth) {
-    report('$', `object nesting is ${deepest} levels; at most ${OPENAI_STRICT_LIMITS.maxNestingDepth} are allowed`)
+    report(
+      '$',
+      `object nesting is ${deepest} levels; at most ${OPENAI_STRICT_LIMITS.maxNestingDepth} are allowed`,
+    )
   }
   if (properties > OPENAI_STRICT_LIMITS.maxProperties) {
     report('$', `${properties} object properties; at most ${OPENAI_STRICT_LIMITS.maxProperties} are allowed`)

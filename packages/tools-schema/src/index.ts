@@ -2,6 +2,12 @@ export {
   assertObjectJsonSchema,
   assertSupportedJsonSchema,
 } from './assert-supported-json-schema'
+export { checkGeminiSchema } from './check-gemini-schema'
+export {
+  checkOpenAiStrictSchema,
+  OPENAI_STRICT_LIMITS,
+  type ProviderSchemaProblem,
+} from './check-openai-strict-schema'
 export {
   compileJsonSchemaValidator,
   compileParameterSpecValidator,
@@ -20,10 +26,9 @@ export {
   ToolsError,
   UnsupportedJsonSchemaError,
 } from './errors'
-export { checkGeminiSchema } from './check-gemini-schema'
-export { checkOpenAiStrictSchema, OPENAI_STRICT_LIMITS, type ProviderSchemaProblem } from './check-openai-strict-schema'
 export { isPythonFieldName, jsonSchemaToPy } from './json-schema-to-py'
 export { jsonSchemaToTs } from './json-schema-to-ts'
+export { providerArgsToCanonical } from './provider-args-to-canonical'
 export {
   createPyRenderContext,
   type PyRenderContext,
@@ -47,13 +52,19 @@ export type {
   StringSchemaSpec,
   ValueSchemaSpec,
 } from './schema-spec'
-export { providerArgsToCanonical } from './provider-args-to-canonical'
 export {
   type JsonSnapshot,
   type SnapshotJsonOptions,
   snapshotJson,
   snapshotJsonMeasured,
 } from './snapshot-json'
+export {
+  PROVIDER_DIALECTS,
+  type ProviderDialect,
+  type ProviderSchema,
+  type ProviderSchemaChange,
+  toProviderSchema,
+} from './to-provider-schema'
 export type {
   JsonArray,
   JsonObject,
@@ -64,13 +75,6 @@ export type {
   ObjectJsonSchema,
   SchemaViolation,
 } from './types'
-export {
-  PROVIDER_DIALECTS,
-  type ProviderDialect,
-  type ProviderSchema,
-  type ProviderSchemaChange,
-  toProviderSchema,
-} from './to-provider-schema'
 export { validateArgs, validateJsonSchemaValue } from './validate-args'
 export {
   parameterSchemaSpecToJsonSchema,

@@ -1,5 +1,5 @@
 import { GEMINI_REF_DEPTH } from './internal/provider/gemini'
-import { pickBranch } from './internal/provider/pick-branch'
+import { jsonTypesOf, pickBranch } from './internal/provider/pick-branch'
 import { type RefChain, refCount } from './internal/provider/rewrite-tree'
 import {
   acceptsNull,
@@ -12,7 +12,6 @@ import {
   type SchemaObject,
   typesOf,
 } from './internal/provider/schema-shape'
-import { jsonTypesOf } from './internal/provider/pick-branch'
 import type { ProviderDialect } from './to-provider-schema'
 import type { JsonSchemaNode, JsonValue } from './types'
 
@@ -155,7 +154,8 @@ function ownKeywords(
       continue // strict mode's stand-in for an absent optional property
     }
     out[key] = member
-    if (memberSchema !== undefined) stack.push({ value: member, node: memberSchema, refs, put: (v) => (out[key] = v) })
+    if (memberSchema !== undefined)
+      stack.push({ value: member, node: memberSchema, refs, put: (v) => (out[key] = v) })
   }
   return out
 }

@@ -14,7 +14,11 @@ import type { JsonObject, JsonSchemaNode, JsonValue } from './types'
 export type ProviderDialect = 'openai-strict' | 'gemini' | 'json-schema'
 
 /** The provider dialects, in a stable order. */
-export const PROVIDER_DIALECTS: readonly ProviderDialect[] = Object.freeze(['openai-strict', 'gemini', 'json-schema'])
+export const PROVIDER_DIALECTS: readonly ProviderDialect[] = Object.freeze([
+  'openai-strict',
+  'gemini',
+  'json-schema',
+])
 
 /** One difference between the canonical schema and the provider's: where (`$.properties.a`) and what. */
 export interface ProviderSchemaChange {
@@ -48,11 +52,18 @@ export interface ProviderSchema {
  * toProviderSchema({ type: 'object', properties: { a: { type: 'string' } } }, 'openai-strict').schema
  * // → { type: 'object', properties: { a: { type: ['string', 'null'] } }, required: ['a'], additionalProperties: false }
  */
-export function toProviderSchema(schema: JsonSchemaNode | JsonValue, dialect: ProviderDialect): ProviderSchema {
-  if (typeof schema !== 'boolean' && (typeof schema !== 'object' || schema === null || Array.isArray(schema))) {
+export function toProviderSchema(
+  schema: JsonSchemaNode | JsonValue,
+  dialect: ProviderDialect,
+): ProviderSchema {
+  if (
+    typeof schema !== 'boolean' &&
+    (typeof schema !== 'object' || schema === null || Array.isArray(schema))
+  ) {
     notASchema('$', schema)
   }
-  if (dialect === 'json-schema') return Object.freeze({ schema: snapshotJson(schema), changes: Object.freeze([]) })
+  if (dialect === 'json-schema')
+    return Object.freeze({ schema: snapshotJson(schema), changes: Object.freeze([]) })
   const convert =
     dialect === 'openai-strict' ? convertOpenAiStrict : dialect === 'gemini' ? convertGemini : undefined
   if (convert === undefined) throw new TypeError(`unknown provider dialect: ${String(dialect)}`)

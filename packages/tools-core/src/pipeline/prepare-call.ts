@@ -35,7 +35,11 @@ export function assertInput(input: ToolExecutionInput): void {
 }
 
 /** Read dialect-shaped arguments back to the tool's canonical form (before step 1 sees them). */
-function canonicalArgs(input: ToolExecutionInput, tool: CompiledTool | undefined, args: JsonValue): JsonValue {
+function canonicalArgs(
+  input: ToolExecutionInput,
+  tool: CompiledTool | undefined,
+  args: JsonValue,
+): JsonValue {
   if (input.dialect === undefined || input.dialect === 'json-schema' || tool === undefined) return args
   return snapshotJson(providerArgsToCanonical(args, tool.schema.parameters, input.dialect))
 }

@@ -20,6 +20,7 @@ import {
   resolvePointer,
   type SchemaObject,
   typesOf,
+  typesOfValues,
 } from './schema-shape'
 
 /** How many times one `$ref` may be inlined along a path before the recursion is cut. */
@@ -94,7 +95,10 @@ export function convertGemini(job: RewriteJob, context: RewriteContext): unknown
   const folded: string[] = []
   if (rest.length > 0) {
     folded.push(foldText('must also match', rest))
-    context.change(joinPath(path, 'allOf'), '`allOf` branches that could not be merged folded into the description')
+    context.change(
+      joinPath(path, 'allOf'),
+      '`allOf` branches that could not be merged folded into the description',
+    )
   }
   if (typeof node.$ref === 'string') return inlineRef(node, node.$ref, job, context)
   const types = typesOf(node)
@@ -120,12 +124,17 @@ export function convertGemini(job: RewriteJob, context: RewriteContext): unknown
     const where = joinPath(path, key)
     if (key === 'anyOf' || key === 'oneOf') {
       if (!Array.isArray(value)) continue
-      if (key === 'oneOf') context.change(where, '`oneOf` relaxed to `anyOf` (exclusivity is checked after the call)')
+      if (key === 'oneOf')
+        context.change(where, '`oneOf` relaxed to `anyOf` (exclusivity is checked after the call)')
       out.anyOf = childList(context, value, where, (out.anyOf as unknown[] | undefined) ?? [])
     } else if (key === 'enum' || key === 'const') {
       const values = key === 'const' ? [value] : Array.isArray(value) ? value : []
       const strings = values.filter((v) => v !== null)
-      if (strings.every((v) => typeof v === 'string') && strings.length > 0 && (type === 'STRING' || type === undefined)) {
+      if (
+        strings.every((v) => typeof v === 'string') &&
+        strings.length > 0 &&
+        (type === 'STRING' || type === undefined)
+      ) {
         out.type = 'STRING'
         out.enum = strings
         if (key === 'const') context.change(where, '`const` became a one-value `enum`')
@@ -137,7 +146,7 @@ export function convertGemini(job: RewriteJob, context: RewriteContext): unknown
       if (type !== undefined && GEMINI_FORMATS[type]?.includes(String(value))) out.format = value
       else {
         folded.push(foldText('format', value))
-        context.change(where, '`format` not in Gemini\'s list: folded into the description')
+        context.change(where, "`format` not in Gemini's list: folded into the description")
       }
     } else if (key === 'items' && !Array.isArray(value)) {
       // scheduled below, with arrays that declare no element schema
@@ -159,6 +168,12 @@ export function convertGemini(job: RewriteJob, context: RewriteContext): unknown
       folded.push(foldText(key, value))
       context.change(where, `\`${key}\` not in Gemini's schema subset: folded into the description`)
     }
+  }
+  if (out.type === undefined && out.anyOf === undefined) {
+    // Gemini wants a type on every node: take it from the (folded) enum/const values
+    const inferred = typesOfValues(node).filter((t) => t !== 'null')
+    if (inferred.length === 1) out.type = GEMINI_TYPES[inferred[0]!]
+    else if (inferred.length > 1) out.anyOf = inferred.map((t) => ({ type: GEMINI_TYPES[t] }))
   }
   if (out.type === 'ARRAY') {
     out.items = null

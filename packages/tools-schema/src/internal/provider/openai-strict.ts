@@ -8,7 +8,18 @@ import {
   type RewriteJob,
   withFolded,
 } from './rewrite-tree'
-import { acceptsNull, branchOfType, elementSchemaOf, isObject, isOpaque, mergeAllOf, notASchema, type SchemaObject, typesOf } from './schema-shape'
+import {
+  acceptsNull,
+  branchOfType,
+  elementSchemaOf,
+  isObject,
+  isOpaque,
+  mergeAllOf,
+  notASchema,
+  type SchemaObject,
+  typesOf,
+  typesOfValues,
+} from './schema-shape'
 
 /** The `format` values OpenAI strict mode documents as supported. */
 export const OPENAI_FORMATS: ReadonlySet<string> = new Set([
@@ -86,7 +97,10 @@ export function convertOpenAiStrict(job: RewriteJob, context: RewriteContext): u
   const folded: string[] = []
   if (rest.length > 0) {
     folded.push(foldText('must also match', rest))
-    context.change(joinPath(path, 'allOf'), '`allOf` branches that could not be merged folded into the description')
+    context.change(
+      joinPath(path, 'allOf'),
+      '`allOf` branches that could not be merged folded into the description',
+    )
   }
   const out: Record<string, unknown> = {}
   if (typeof node.$ref === 'string') {
@@ -113,18 +127,27 @@ export function convertOpenAiStrict(job: RewriteJob, context: RewriteContext): u
   for (const [key, value] of Object.entries(node)) {
     if (DROPPED_SILENTLY.has(key) || key === 'description' || value === undefined) continue
     if (key === 'oneOf' && Array.isArray(value)) {
-      context.change(joinPath(path, key), '`oneOf` relaxed to `anyOf` (exclusivity is checked after the call)')
+      context.change(
+        joinPath(path, key),
+        '`oneOf` relaxed to `anyOf` (exclusivity is checked after the call)',
+      )
       out.anyOf = childList(context, value, joinPath(path, key), (out.anyOf as unknown[] | undefined) ?? [])
       continue
     }
     if (key === 'format' && !OPENAI_FORMATS.has(String(value))) {
       folded.push(foldText(key, value))
-      context.change(joinPath(path, key), '`format` not supported by strict mode: folded into the description')
+      context.change(
+        joinPath(path, key),
+        '`format` not supported by strict mode: folded into the description',
+      )
       continue
     }
     if (!allowed.has(key)) {
       folded.push(foldText(key, value))
-      context.change(joinPath(path, key), `\`${key}\` not supported by strict mode: folded into the description`)
+      context.change(
+        joinPath(path, key),
+        `\`${key}\` not supported by strict mode: folded into the description`,
+      )
       continue
     }
     if (key === 'anyOf' && Array.isArray(value)) {
@@ -132,7 +155,10 @@ export function convertOpenAiStrict(job: RewriteJob, context: RewriteContext): u
     } else if (key === 'items') {
       if (Array.isArray(value)) {
         folded.push(foldText('prefixItems', value))
-        context.change(joinPath(path, key), 'tuple `items` not supported by strict mode: folded into the description')
+        context.change(
+          joinPath(path, key),
+          'tuple `items` not supported by strict mode: folded into the description',
+        )
       }
     } else if (key === '$defs') {
       out.$defs = childMap(context, value, joinPath(path, key))
@@ -141,8 +167,8 @@ export function convertOpenAiStrict(job: RewriteJob, context: RewriteContext): u
     }
   }
   if (isObject(node.definitions)) {
-    const defs = childMap(context, node.definitions, joinPath(path, 'definitions'))
-    out.$defs = { ...(out.$defs as object | undefined), ...defs }
+    const into = (out.$defs as Record<string, unknown> | undefined) ?? {}
+    out.$defs = childMap(context, node.definitions, joinPath(path, 'definitions'), undefined, into)
     context.change(joinPath(path, 'definitions'), '`definitions` moved to `$defs`')
   }
   if (objectLike) convertObject(node, out, folded, job, context)
@@ -196,15 +222,7 @@ function convertObject(
 
 /** Strict mode wants a `type` on every non-union node: take it from `enum`/`const` values. */
 function inferType(node: SchemaObject, out: Record<string, unknown>): void {
-  const values = Object.hasOwn(node, 'const') ? [node.const] : Array.isArray(node.enum) ? node.enum : []
-  const types = new Set<string>()
-  for (const value of values) {
-    if (value === null) types.add('null')
-    else if (Array.isArray(value)) types.add('array')
-    else if (typeof value === 'number') types.add(Number.isInteger(value) ? 'integer' : 'number')
-    else types.add(typeof value)
-  }
-  if (types.has('integer') && types.has('number')) types.delete('integer')
-  if (types.size === 1) out.type = [...types][0]
-  else if (types.size > 1) out.type = [...types]
+  const types = typesOfValues(node)
+  if (types.length === 1) out.type = types[0]
+  else if (types.length > 1) out.type = types
 }

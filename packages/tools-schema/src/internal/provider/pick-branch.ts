@@ -33,8 +33,14 @@ function rejects(branch: unknown, value: unknown, closed: boolean): boolean {
   for (const key of Object.keys(value)) if (!open && !Object.hasOwn(properties, key)) return true
   for (const [key, schema] of Object.entries(properties)) {
     if (!isObject(schema) || !Object.hasOwn(value, key)) continue
-    if (Object.hasOwn(schema, 'const') && JSON.stringify(schema.const) !== JSON.stringify(value[key])) return true
-    if (Array.isArray(schema.enum) && schema.enum.length === 1 && JSON.stringify(schema.enum[0]) !== JSON.stringify(value[key])) return true
+    if (Object.hasOwn(schema, 'const') && JSON.stringify(schema.const) !== JSON.stringify(value[key]))
+      return true
+    if (
+      Array.isArray(schema.enum) &&
+      schema.enum.length === 1 &&
+      JSON.stringify(schema.enum[0]) !== JSON.stringify(value[key])
+    )
+      return true
   }
   const required = Array.isArray(branch.required) ? branch.required : []
   return required.some((key) => typeof key === 'string' && !Object.hasOwn(value, key))
@@ -46,7 +52,12 @@ function rejects(branch: unknown, value: unknown, closed: boolean): boolean {
  * branch is picked only decides where reshaped values are read back; validation of the
  * canonical value still runs afterwards on the whole union.
  */
-export function pickBranch(value: unknown, branches: readonly unknown[], root: unknown, closed: boolean): unknown {
+export function pickBranch(
+  value: unknown,
+  branches: readonly unknown[],
+  root: unknown,
+  closed: boolean,
+): unknown {
   for (const branch of branches) {
     const resolved = resolveBranch(branch, root)
     if (!rejects(resolved, value, closed)) return branch

@@ -99,22 +99,22 @@ export function rewriteTree(
   return { schema: result, changes }
 }
 
-/** Schedule every member of a map keyword (`properties`, `$defs`) into a fresh object. */
+/** Schedule every member of a map keyword (`properties`, `$defs`) into `into` (a fresh object by default). */
 export function childMap(
   context: RewriteContext,
   map: unknown,
   path: string,
   wrap?: (key: string, value: unknown) => unknown,
+  into: Record<string, unknown> = {},
 ): Record<string, unknown> {
-  const out: Record<string, unknown> = {}
-  if (typeof map !== 'object' || map === null || Array.isArray(map)) return out
+  if (typeof map !== 'object' || map === null || Array.isArray(map)) return into
   for (const [key, value] of Object.entries(map)) {
-    out[key] = null
+    into[key] = null
     context.child(value, joinPath(path, key), (converted) => {
-      out[key] = wrap === undefined ? converted : wrap(key, converted)
+      into[key] = wrap === undefined ? converted : wrap(key, converted)
     })
   }
-  return out
+  return into
 }
 
 /**

@@ -57,19 +57,19 @@ export function isOpaque(node: unknown): boolean {
 }
 
 /**
- * A conservative, syntactic "this schema may accept `null`": a `null` type, a `null` in `enum`
- * or `const`, or a branch of `anyOf`/`oneOf` that does. Used to decide whether a strict-mode
- * `null` for an optional property means "absent" (it does only when `null` is not a value).
+ * A conservative, syntactic "the provider form of this schema takes a raw `null`": a `null`
+ * type, a `null` in `enum` or `const`, or a branch of `anyOf`/`oneOf` that does (opaque nodes
+ * never do: they are JSON strings). Decides whether a strict-mode `null` for an optional
+ * property means "absent" (it does only when `null` is not a value there).
  */
 export function acceptsNull(node: unknown, root: unknown): boolean {
   const seen = new Set<unknown>()
   const stack: unknown[] = [node]
   while (stack.length > 0) {
     const current = stack.pop()
-    if (current === true) return true
-    if (!isObject(current) || seen.has(current)) continue
+    // an opaque node travels as a JSON string: its own `null` is the text "null", never a raw null
+    if (!isObject(current) || seen.has(current) || isOpaque(current)) continue
     seen.add(current)
-    if (isOpaque(current)) return true
     if (typesOf(current).includes('null')) return true
     if (Array.isArray(current.enum) && current.enum.includes(null)) return true
     if (Object.hasOwn(current, 'const') && current.const === null) return true
@@ -170,7 +170,10 @@ export function mergeAllOf(node: SchemaObject): { node: SchemaObject; rest: unkn
     }
     for (const key of keys) {
       if (key === 'properties' && isObject(branch.properties)) {
-        merged.properties = { ...(isObject(merged.properties) ? merged.properties : {}), ...branch.properties }
+        merged.properties = {
+          ...(isObject(merged.properties) ? merged.properties : {}),
+          ...branch.properties,
+        }
       } else if (key === 'required' && Array.isArray(branch.required)) {
         const required = Array.isArray(merged.required) ? merged.required : []
         merged.required = [...new Set([...required, ...branch.required])]
@@ -186,7 +189,16 @@ export function mergeAllOf(node: SchemaObject): { node: SchemaObject; rest: unkn
 const TYPED_KEYWORDS: Readonly<Record<string, readonly string[]>> = {
   string: ['minLength', 'maxLength', 'pattern', 'format', 'contentEncoding', 'contentMediaType'],
   number: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
-  array: ['items', 'prefixItems', 'minItems', 'maxItems', 'uniqueItems', 'contains', 'minContains', 'maxContains'],
+  array: [
+    'items',
+    'prefixItems',
+    'minItems',
+    'maxItems',
+    'uniqueItems',
+    'contains',
+    'minContains',
+    'maxContains',
+  ],
   object: [
     'properties',
     'required',
@@ -223,4 +235,18 @@ export function branchOfType(node: SchemaObject, type: string): SchemaObject {
 export function elementSchemaOf(node: SchemaObject): unknown {
   const items = node.items
   return items === true || isObject(items) ? items : true
+}
+
+/** The JSON Schema types of a node's `enum`/`const` values (`integer` folds into `number` when both occur). */
+export function typesOfValues(node: SchemaObject): string[] {
+  const values = Object.hasOwn(node, 'const') ? [node.const] : Array.isArray(node.enum) ? node.enum : []
+  const types = new Set<string>()
+  for (const value of values) {
+    if (value === null) types.add('null')
+    else if (Array.isArray(value)) types.add('array')
+    else if (typeof value === 'number') types.add(Number.isInteger(value) ? 'integer' : 'number')
+    else types.add(typeof value)
+  }
+  if (types.has('integer') && types.has('number')) types.delete('integer')
+  return [...types]
 }
