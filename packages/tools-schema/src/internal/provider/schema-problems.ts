@@ -45,7 +45,9 @@ export function walkSchema(root: unknown, visit: (checked: CheckedNode) => void)
     for (const key of LIST) {
       const list = node[key]
       if (!Array.isArray(list)) continue
-      list.forEach((child, index) => push(child, joinPath(joinPath(checked.path, key), index), false))
+      list.forEach((child, index) => {
+        push(child, joinPath(joinPath(checked.path, key), index), false)
+      })
     }
   }
 }
