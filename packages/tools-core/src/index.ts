@@ -59,6 +59,9 @@ export {
   type DefinedValue,
   defineTool,
   type JsonSchemaToolSpec,
+  type StandardBody,
+  type StandardToolSpec,
+  type StandardValue,
   type ToolSpec,
 } from './define-tool'
 export {
@@ -86,9 +89,19 @@ export type {
 export { RESERVED_TOOL_NAME } from './registry'
 export { default, default as ToolRuntime, type ToolRuntimeConfig } from './runtime'
 export { createScope, scopeOf, type ToolScope } from './scope'
+export {
+  isStandardSchema,
+  type StandardInput,
+  type StandardIssue,
+  type StandardJsonSchemaConverter,
+  type StandardOutput,
+  type StandardResult,
+  type StandardSchemaV1,
+} from './standard-schema'
 export type {
   AdditionalContext,
   ApprovalService,
+  ArgumentsParse,
   AssembleOptions,
   CodeModeProvider,
   ContentPart,

@@ -3,7 +3,13 @@
  * modules named after what they export. It is the contract every other dsh-tools package
  * codes against, so change it deliberately.
  */
-import type { JsonSchemaNode, JsonValue, ObjectJsonSchema, ProviderDialect } from '@dsh/tools-schema'
+import type {
+  JsonSchemaNode,
+  JsonValue,
+  ObjectJsonSchema,
+  ProviderDialect,
+  SchemaViolation,
+} from '@dsh/tools-schema'
 import type { ToolCallView, ToolResultView } from './presentation-types'
 
 // ───────────────────────────── identity and scopes ─────────────────────────────
@@ -210,6 +216,13 @@ export interface ToolDefinition<A = any, V extends JsonValue = JsonValue> {
   readonly parameters: ObjectJsonSchema
   readonly output: ToolOutputDeclaration<A, V>
   execute(args: A, exec: ToolRunContext): V | Promise<V>
+  /**
+   * A second argument check after `parameters` (end of step 4), sync or async: `defineTool`
+   * sets it to a Standard Schema's own `validate`. Violations become `INVALID_ARGS`; a value is
+   * what the body receives (refinements and transforms hold). Policy, approvals and presenters
+   * still see the canonical JSON arguments.
+   */
+  parseArguments?(args: JsonValue): ArgumentsParse | Promise<ArgumentsParse>
   /** Synchronous, total; runs exactly once per normalized outcome and may replace only content. */
   finalizeContent?(exec: ToolExecution, result: ToolExecutionResult): ToolContent | undefined
   /** Pure and replay-safe; args are soft-validated (a presenter never sees args it cannot handle). */
@@ -221,6 +234,9 @@ export interface ToolDefinition<A = any, V extends JsonValue = JsonValue> {
   /** Exactly `true` lets this call's body overlap other parallel calls. */
   isConcurrencySafe?(args: A): boolean
 }
+
+/** What `ToolDefinition.parseArguments` yields: the body's arguments, or path-qualified violations. */
+export type ArgumentsParse = { readonly value: unknown } | { readonly violations: readonly SchemaViolation[] }
 
 /** The scheduling class of a call. */
 export type ToolExecutionMode = 'parallel' | 'exclusive'

@@ -118,6 +118,7 @@ export function prepareCall(runtime: PipelineRuntime, input: ToolExecutionInput)
     bodyStarted: false,
     dispatched: false,
     pending: undefined,
+    parsed: undefined,
   }
   if (lossy !== undefined) {
     call.result = codedFailure(
