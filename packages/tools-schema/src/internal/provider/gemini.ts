@@ -126,7 +126,13 @@ export function convertGemini(job: RewriteJob, context: RewriteContext): unknown
       if (!Array.isArray(value)) continue
       if (key === 'oneOf')
         context.change(where, '`oneOf` relaxed to `anyOf` (exclusivity is checked after the call)')
-      out.anyOf = childList(context, value, where, (out.anyOf as unknown[] | undefined) ?? [])
+      // a `null` branch becomes OpenAPI's `nullable` on the union itself
+      const branches = value.filter((branch) => !isNullBranch(branch))
+      if (branches.length < value.length) {
+        out.nullable = true
+        context.change(where, 'a `null` branch became `nullable: true`')
+      }
+      out.anyOf = childList(context, branches, where, (out.anyOf as unknown[] | undefined) ?? [])
     } else if (key === 'enum' || key === 'const') {
       const values = key === 'const' ? [value] : Array.isArray(value) ? value : []
       const strings = values.filter((v) => v !== null)
@@ -182,6 +188,15 @@ export function convertGemini(job: RewriteJob, context: RewriteContext): unknown
   const description = withFolded(node.description, folded)
   if (description !== undefined) out.description = description
   return out
+}
+
+/** `{ type: 'null' }` (with annotations at most): a union branch Gemini writes as `nullable`. */
+function isNullBranch(branch: unknown): boolean {
+  return (
+    isObject(branch) &&
+    typesOf(branch).join() === 'null' &&
+    Object.keys(branch).every((key) => key === 'type' || key === 'title' || key === 'description')
+  )
 }
 
 function inlineRef(node: SchemaObject, ref: string, job: RewriteJob, context: RewriteContext): unknown {
