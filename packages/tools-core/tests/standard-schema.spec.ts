@@ -166,7 +166,7 @@ describe('Standard Schema parameters', () => {
       name: 'bare',
       description: '',
       parameters: bare,
-      toJsonSchema: (schema: typeof bare, io) => {
+      toJsonSchema: (_schema: typeof bare, io) => {
         calls++
         expect(io).toBe('input')
         return { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] }
