@@ -43,15 +43,31 @@ function applyToolOrder(
   return [...first, ...tools.filter((tool) => !first.includes(tool))]
 }
 
-/** A native definition with its parameters in a provider dialect. */
+/**
+ * Converted definitions by canonical definition and dialect. A compiled tool's native spec is
+ * frozen and lives as long as its registration, so every later assembly reuses the conversion.
+ */
+const converted = new WeakMap<NativeToolSpec, Map<string, NativeToolSpec>>()
+
+/** A native definition with its parameters in a provider dialect (cached per definition). */
 function inDialect(tool: NativeToolSpec, dialect: NonNullable<AssembleOptions['dialect']>): NativeToolSpec {
   if (!PROVIDER_DIALECTS.includes(dialect)) {
     throw new ToolAssemblyError(
       `unknown dialect \`${String(dialect)}\` (expected ${PROVIDER_DIALECTS.join(', ')})`,
     )
   }
-  const parameters = toProviderSchema(tool.parameters, dialect).schema as unknown as ObjectJsonSchema
-  return Object.freeze({ name: tool.name, description: tool.description, parameters })
+  let byDialect = converted.get(tool)
+  if (byDialect === undefined) {
+    byDialect = new Map()
+    converted.set(tool, byDialect)
+  }
+  let spec = byDialect.get(dialect)
+  if (spec === undefined) {
+    const parameters = toProviderSchema(tool.parameters, dialect).schema as unknown as ObjectJsonSchema
+    spec = Object.freeze({ name: tool.name, description: tool.description, parameters })
+    byDialect.set(dialect, spec)
+  }
+  return spec
 }
 
 /**

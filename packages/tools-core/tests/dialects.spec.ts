@@ -76,6 +76,8 @@ describe('provider dialects in the runtime', () => {
     expect(ctx.tools.assemble({ dialect: 'json-schema' }).tools[0]!.parameters).toEqual(PARAMETERS)
     expect(ctx.tools.assemble().tools[0]!.parameters).toEqual(PARAMETERS)
     expect(() => ctx.tools.assemble({ dialect: 'klingon' as never })).toThrow(/unknown dialect `klingon`/)
+    // the conversion is made once per registered definition and dialect
+    expect(ctx.tools.assemble({ dialect: 'gemini' }).tools[0]).toBe(gemini)
   })
 
   it('a strict-mode call is read back to canonical args before validation, policy and the body', async () => {
