@@ -130,7 +130,8 @@ function ownKeywords(
 ): unknown {
   if (Array.isArray(value)) {
     // tuples (`prefixItems`, array `items`) were folded into descriptions: nothing reshaped there
-    if (!typesOf(node).includes('array') && node.items === undefined) return value
+    // the converters reshape elements only of nodes typed `array`
+    if (!typesOf(node).includes('array')) return value
     const items = elementSchemaOf(node)
     const out: unknown[] = [...value]
     out.forEach((item, index) => {
