@@ -1,4 +1,4 @@
-import { isToolsError } from '@dsh/tools-schema'
+import { isToolsError, type ObjectJsonSchema, PROVIDER_DIALECTS, toProviderSchema } from '@dsh/tools-schema'
 import { ToolAssemblyError } from './errors'
 import { type HookTable, listenersFor, runWaterfall } from './internal/listeners'
 import type { ToolRegistry } from './registry'
@@ -44,6 +44,33 @@ function applyToolOrder(
 }
 
 /**
+ * Converted definitions by canonical definition and dialect. A compiled tool's native spec is
+ * frozen and lives as long as its registration, so every later assembly reuses the conversion.
+ */
+const converted = new WeakMap<NativeToolSpec, Map<string, NativeToolSpec>>()
+
+/** A native definition with its parameters in a provider dialect (cached per definition). */
+function inDialect(tool: NativeToolSpec, dialect: NonNullable<AssembleOptions['dialect']>): NativeToolSpec {
+  if (!PROVIDER_DIALECTS.includes(dialect)) {
+    throw new ToolAssemblyError(
+      `unknown dialect \`${String(dialect)}\` (expected ${PROVIDER_DIALECTS.join(', ')})`,
+    )
+  }
+  let byDialect = converted.get(tool)
+  if (byDialect === undefined) {
+    byDialect = new Map()
+    converted.set(tool, byDialect)
+  }
+  let spec = byDialect.get(dialect)
+  if (spec === undefined) {
+    const parameters = toProviderSchema(tool.parameters, dialect).schema as unknown as ObjectJsonSchema
+    spec = Object.freeze({ name: tool.name, description: tool.description, parameters })
+    byDialect.set(dialect, spec)
+  }
+  return spec
+}
+
+/**
  * Build the registry's prompt contribution for one agent: native function definitions in
  * `native`, the `run_code` transport plus the provider's sections in `code`, both in `both`;
  * then run the `system-prompt/assemble` waterfall, whose result is authoritative.
@@ -73,6 +100,7 @@ export function assembleTools(
     sections = freezeSections(installed.provider.sections(input))
   }
   tools = applyToolOrder(tools, options.toolOrder, mode)
+  if (options.dialect !== undefined) tools = tools.map((tool) => inDialect(tool, options.dialect!))
   const assembly: ToolAssembly = Object.freeze({ mode, tools: Object.freeze(tools), sections })
   const listeners = listenersFor(hooks, 'system-prompt/assemble', agent)
   if (listeners === undefined) return assembly

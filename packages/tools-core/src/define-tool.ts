@@ -5,6 +5,7 @@ import {
   type InferValue,
   type JsonSchemaNode,
   type JsonValue,
+  type ObjectJsonSchema,
   type ParameterSchemaSpec,
   parameterSchemaSpecToJsonSchema,
   SchemaDefinitionError,
@@ -13,6 +14,15 @@ import {
   valueSchemaSpecToJsonSchema,
 } from '@dsh/tools-schema'
 import type { ToolCallView, ToolResultView } from './presentation-types'
+import {
+  isStandardSchema,
+  parseWithStandardSchema,
+  type StandardInput,
+  type StandardJsonSchemaConverter,
+  type StandardOutput,
+  type StandardSchemaV1,
+  standardJsonSchema,
+} from './standard-schema'
 import type {
   ToolAnnotations,
   ToolContent,
@@ -67,6 +77,48 @@ export interface JsonSchemaToolSpec<P extends ParameterSchemaSpec> extends ToolS
   execute(args: NoInfer<InferArgs<P>>, exec: ToolRunContext): JsonValue | Promise<JsonValue>
 }
 
+/**
+ * A `defineTool` spec whose `parameters` is a Standard Schema v1 value (zod 4, valibot,
+ * arktype…), recognised by its documented `~standard` property. The schema's own `validate`
+ * checks model arguments (refinements and transforms hold) and the body receives its output.
+ * `output.schema` is a DSL spec or a Standard Schema. The JSON Schema the model sees comes
+ * from `toJsonSchema` when given, else from Standard JSON Schema (`~standard.jsonSchema`).
+ */
+export interface StandardToolSpec<P extends StandardSchemaV1, O> {
+  readonly name: string
+  readonly description: string
+  readonly parameters: P
+  /** The library's converter, used instead of `~standard.jsonSchema` (e.g. `(s, io) => z.toJSONSchema(s, { io })`). */
+  readonly toJsonSchema?: StandardJsonSchemaConverter | undefined
+  readonly output: {
+    readonly schema: O
+    render(args: NoInfer<StandardInput<P>>, value: NoInfer<StandardValue<O>>): ToolContent
+    presentationMeta?(
+      args: NoInfer<StandardInput<P>>,
+      value: NoInfer<StandardValue<O>>,
+    ): JsonValue | undefined
+  }
+  execute(args: NoInfer<StandardOutput<P>>, exec: ToolRunContext): StandardBody<O>
+  finalizeContent?(exec: ToolExecution, result: ToolExecutionResult): ToolContent | undefined
+  /** Presenters and `isConcurrencySafe` get the canonical (input-typed) JSON arguments. */
+  presentCall?(args: NoInfer<StandardInput<P>>): ToolCallView | undefined
+  presentResult?(
+    args: NoInfer<StandardInput<P>>,
+    result: ToolResultRecord,
+    meta: JsonValue | undefined,
+  ): ToolResultView | undefined
+  readonly timeoutMs?: number
+  isConcurrencySafe?(args: NoInfer<StandardInput<P>>): boolean
+}
+
+/** The value type of an output schema that is a Standard Schema (its output) or a DSL spec. */
+export type StandardValue<O> = [O] extends [StandardSchemaV1] ? StandardOutput<O> : DefinedValue<O>
+
+/** What a body with output schema `O` (Standard Schema or DSL) may return. */
+export type StandardBody<O> = [O] extends [StandardSchemaV1]
+  ? StandardOutput<O> | Promise<StandardOutput<O>>
+  : BodyResult<O>
+
 /** What a `defineTool` body may return: the output spec's value, or a promise of it. */
 export type BodyResult<O> = [O] extends [infer S] ? InferValue<S> | Promise<InferValue<S>> : never
 
@@ -81,6 +133,25 @@ function isView(value: unknown): boolean {
   return typeof value === 'object' && value !== null && typeof (value as { card?: unknown }).card === 'string'
 }
 
+/**
+ * Define a tool whose `parameters` is a Standard Schema (zod 4, valibot, arktype…): the body
+ * gets the schema's output. See {@link StandardToolSpec}.
+ *
+ * @example
+ * defineTool({
+ *   name: 'greet', description: 'Greet someone.',
+ *   parameters: z.object({ name: z.string().trim() }),
+ *   output: { schema: { type: 'string' }, render: (_args, value) => [{ type: 'text', text: value }] },
+ *   execute: (args) => `hello ${args.name}`,
+ * })
+ */
+export function defineTool<P extends StandardSchemaV1, O extends StandardSchemaV1>(
+  spec: StandardToolSpec<P, O>,
+): ToolDefinition<StandardInput<P>, JsonValue>
+/** Define a tool with Standard Schema `parameters` and a DSL `output.schema`. */
+export function defineTool<P extends StandardSchemaV1, const O extends ValueSchemaSpec>(
+  spec: StandardToolSpec<P, O>,
+): ToolDefinition<StandardInput<P>, DefinedValue<O>>
 /**
  * Define a tool from the schema DSL: `args` are typed from `parameters`, the body's return
  * type from `output.schema`. Both specs compile (and are checked) here. The registry validates
@@ -121,9 +192,10 @@ export function defineTool(spec: unknown): ToolDefinition {
 interface AnySpec {
   readonly name: string
   readonly description: string
-  readonly parameters: ParameterSchemaSpec
+  readonly parameters: ParameterSchemaSpec | StandardSchemaV1
+  readonly toJsonSchema?: StandardJsonSchemaConverter | undefined
   readonly output: {
-    readonly schema?: ValueSchemaSpec
+    readonly schema?: ValueSchemaSpec | StandardSchemaV1
     readonly jsonSchema?: JsonSchemaNode
     render(args: any, value: any): ToolContent
     presentationMeta?(args: any, value: any): JsonValue | undefined
@@ -143,7 +215,7 @@ interface AnySpec {
  * (`schema`: DSL, `jsonSchema`: raw); nothing is inferred from the schema's shape. Phase 2's
  * Standard Schema joins `schema` through its `~standard` brand, a protocol rather than a guess.
  */
-function outputSchemaOf(output: AnySpec['output']): JsonSchemaNode {
+function outputSchemaOf(output: AnySpec['output'], converter: AnySpec['toJsonSchema']): JsonSchemaNode {
   const hasSpec = typeof output === 'object' && output !== null && Object.hasOwn(output, 'schema')
   const hasRaw = typeof output === 'object' && output !== null && Object.hasOwn(output, 'jsonSchema')
   if (hasSpec === hasRaw) {
@@ -152,14 +224,32 @@ function outputSchemaOf(output: AnySpec['output']): JsonSchemaNode {
       'declare exactly one of `output.schema` (schema DSL) or `output.jsonSchema` (raw JSON Schema)',
     )
   }
-  if (hasSpec) return valueSchemaSpecToJsonSchema(output.schema!)
+  if (hasSpec && isStandardSchema(output.schema)) {
+    return standardJsonSchema(
+      output.schema,
+      'output',
+      converter,
+      '$.output.schema',
+    ) as unknown as JsonSchemaNode
+  }
+  if (hasSpec) return valueSchemaSpecToJsonSchema(output.schema as ValueSchemaSpec)
   assertSupportedJsonSchema(output.jsonSchema)
   return snapshotJson(output.jsonSchema) as JsonSchemaNode
 }
 
 function buildDefinition(spec: AnySpec): ToolDefinition {
-  const parameters = parameterSchemaSpecToJsonSchema(spec.parameters)
-  const outputSchema = outputSchemaOf(spec.output)
+  // the three kinds of `parameters`: a Standard Schema (by its `~standard` protocol) or the DSL
+  const standard = isStandardSchema(spec.parameters) ? spec.parameters : undefined
+  const parameters =
+    standard === undefined
+      ? parameterSchemaSpecToJsonSchema(spec.parameters as ParameterSchemaSpec)
+      : (standardJsonSchema(
+          standard,
+          'input',
+          spec.toJsonSchema,
+          '$.parameters',
+        ) as unknown as ObjectJsonSchema)
+  const outputSchema = outputSchemaOf(spec.output, spec.toJsonSchema)
   const check = compileJsonSchemaValidator(parameters)
   const valid = (args: unknown): args is JsonValue => check(args).length === 0
   const { presentCall, presentResult, isConcurrencySafe, presentationMeta } = {
@@ -182,6 +272,9 @@ function buildDefinition(spec: AnySpec): ToolDefinition {
     parameters,
     output: Object.freeze(output),
     execute: (args: JsonValue, exec: ToolRunContext) => spec.execute(args, exec),
+  }
+  if (standard !== undefined) {
+    definition.parseArguments = (args: JsonValue) => parseWithStandardSchema(standard, args)
   }
   if (spec.finalizeContent !== undefined) {
     const finalize = spec.finalizeContent

@@ -12,6 +12,10 @@ export type {
   ObjectJsonSchema,
   ParameterFieldSpec,
   ParameterSchemaSpec,
+  ProviderDialect,
+  ProviderSchema,
+  ProviderSchemaChange,
+  ProviderSchemaProblem,
   SchemaViolation,
   SnapshotJsonOptions,
   ValueSchemaSpec,
@@ -19,6 +23,8 @@ export type {
 export {
   assertObjectJsonSchema,
   assertSupportedJsonSchema,
+  checkGeminiSchema,
+  checkOpenAiStrictSchema,
   compileJsonSchemaValidator,
   compileParameterSpecValidator,
   compileValueSpecValidator,
@@ -27,12 +33,16 @@ export {
   jsonSchemaToPy,
   jsonSchemaToTs,
   LosslessJsonError,
+  OPENAI_STRICT_LIMITS,
+  PROVIDER_DIALECTS,
   parameterSchemaSpecToJsonSchema,
+  providerArgsToCanonical,
   SchemaDefinitionError,
   snapshotJson,
   snapshotJsonMeasured,
   ToolArgsError,
   ToolsError,
+  toProviderSchema,
   UnsupportedJsonSchemaError,
   validateArgs,
   validateJsonSchemaValue,
@@ -50,6 +60,9 @@ export {
   type DefinedValue,
   defineTool,
   type JsonSchemaToolSpec,
+  type StandardBody,
+  type StandardToolSpec,
+  type StandardValue,
   type ToolSpec,
 } from './define-tool'
 export {
@@ -79,9 +92,19 @@ export type { ResultBudgetConfig } from './result-budget/config'
 export { READ_RESULT_TOOL_NAME } from './result-budget/read-result-tool'
 export { default, default as ToolRuntime, type ToolRuntimeConfig } from './runtime'
 export { createScope, scopeOf, type ToolScope } from './scope'
+export {
+  isStandardSchema,
+  type StandardInput,
+  type StandardIssue,
+  type StandardJsonSchemaConverter,
+  type StandardOutput,
+  type StandardResult,
+  type StandardSchemaV1,
+} from './standard-schema'
 export type {
   AdditionalContext,
   ApprovalService,
+  ArgumentsParse,
   AssembleOptions,
   CodeModeProvider,
   ContentPart,

@@ -3,7 +3,13 @@
  * modules named after what they export. It is the contract every other dsh-tools package
  * codes against, so change it deliberately.
  */
-import type { JsonSchemaNode, JsonValue, ObjectJsonSchema } from '@dsh/tools-schema'
+import type {
+  JsonSchemaNode,
+  JsonValue,
+  ObjectJsonSchema,
+  ProviderDialect,
+  SchemaViolation,
+} from '@dsh/tools-schema'
 import type { ToolCallView, ToolResultView } from './presentation-types'
 
 // ───────────────────────────── identity and scopes ─────────────────────────────
@@ -67,6 +73,12 @@ export interface ToolExecutionInput {
   readonly agent?: ScopeKey
   /** The outer execution's token, for calls made from inside another tool (Code Mode). */
   readonly parent?: ToolExecutionToken
+  /**
+   * The provider dialect the model saw the tool in (`assemble({ dialect })`). Arguments are read
+   * back to canonical form (`providerArgsToCanonical`) before step 1, so validation, policy and
+   * the body see canonical arguments. Absent: the arguments are canonical already.
+   */
+  readonly dialect?: ProviderDialect
 }
 
 /** The frozen pipeline view of one call. Arguments are a deep-frozen lossless snapshot. */
@@ -204,6 +216,13 @@ export interface ToolDefinition<A = any, V extends JsonValue = JsonValue> {
   readonly parameters: ObjectJsonSchema
   readonly output: ToolOutputDeclaration<A, V>
   execute(args: A, exec: ToolRunContext): V | Promise<V>
+  /**
+   * A second argument check after `parameters` (end of step 4), sync or async: `defineTool`
+   * sets it to a Standard Schema's own `validate`. Violations become `INVALID_ARGS`; a value is
+   * what the body receives (refinements and transforms hold). Policy, approvals and presenters
+   * still see the canonical JSON arguments.
+   */
+  parseArguments?(args: JsonValue): ArgumentsParse | Promise<ArgumentsParse>
   /** Synchronous, total; runs exactly once per normalized outcome and may replace only content. */
   finalizeContent?(exec: ToolExecution, result: ToolExecutionResult): ToolContent | undefined
   /** Pure and replay-safe; args are soft-validated (a presenter never sees args it cannot handle). */
@@ -234,6 +253,9 @@ export interface ToolAnnotations {
   readonly openWorld?: boolean
 }
 
+/** What `ToolDefinition.parseArguments` yields: the body's arguments, or path-qualified violations. */
+export type ArgumentsParse = { readonly value: unknown } | { readonly violations: readonly SchemaViolation[] }
+
 /** The scheduling class of a call. */
 export type ToolExecutionMode = 'parallel' | 'exclusive'
 
@@ -247,7 +269,10 @@ export interface ExecuteBatchOptions {
 
 // ─────────────────────────────── prompt assembly ───────────────────────────────
 
-/** A native function definition the mode contributes to the model request. */
+/**
+ * A native function definition the mode contributes to the model request. `parameters` is the
+ * canonical JSON Schema, or the provider's form under `assemble({ dialect })`.
+ */
 export interface NativeToolSpec {
   readonly name: string
   readonly description: string
@@ -268,10 +293,15 @@ export interface ToolAssembly {
   readonly sections: readonly PromptSection[]
 }
 
-/** Input of `assemble()`. `toolOrder` names tools to put first, in that order. */
+/**
+ * Input of `assemble()`. `toolOrder` names tools to put first, in that order. `dialect`
+ * converts every native definition's parameters with `toProviderSchema` (default: canonical
+ * JSON Schema); calls the model makes from them pass the same `dialect` to `execute`.
+ */
 export interface AssembleOptions {
   readonly agent?: ScopeKey
   readonly toolOrder?: readonly string[]
+  readonly dialect?: ProviderDialect
 }
 
 /**

@@ -2,6 +2,12 @@ export {
   assertObjectJsonSchema,
   assertSupportedJsonSchema,
 } from './assert-supported-json-schema'
+export { checkGeminiSchema } from './check-gemini-schema'
+export {
+  checkOpenAiStrictSchema,
+  OPENAI_STRICT_LIMITS,
+  type ProviderSchemaProblem,
+} from './check-openai-strict-schema'
 export {
   compileJsonSchemaValidator,
   compileParameterSpecValidator,
@@ -22,6 +28,7 @@ export {
 } from './errors'
 export { isPythonFieldName, jsonSchemaToPy } from './json-schema-to-py'
 export { jsonSchemaToTs } from './json-schema-to-ts'
+export { providerArgsToCanonical } from './provider-args-to-canonical'
 export {
   createPyRenderContext,
   type PyRenderContext,
@@ -51,6 +58,13 @@ export {
   snapshotJson,
   snapshotJsonMeasured,
 } from './snapshot-json'
+export {
+  PROVIDER_DIALECTS,
+  type ProviderDialect,
+  type ProviderSchema,
+  type ProviderSchemaChange,
+  toProviderSchema,
+} from './to-provider-schema'
 export type {
   JsonArray,
   JsonObject,

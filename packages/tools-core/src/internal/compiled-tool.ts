@@ -35,7 +35,13 @@ function checkAnnotations(name: string, annotations: unknown): void {
   }
 }
 
-const OPTIONAL_FUNCTIONS = ['finalizeContent', 'presentCall', 'presentResult', 'isConcurrencySafe'] as const
+const OPTIONAL_FUNCTIONS = [
+  'parseArguments',
+  'finalizeContent',
+  'presentCall',
+  'presentResult',
+  'isConcurrencySafe',
+] as const
 
 function fail(name: string, message: string, cause?: unknown): never {
   throw new ToolRegistrationError(`tool \`${name}\`: ${message}`, cause === undefined ? undefined : { cause })

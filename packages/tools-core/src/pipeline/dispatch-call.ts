@@ -135,7 +135,10 @@ function invokeBody(
   call.bodyStarted = true
   let value: unknown
   try {
-    value = tool.definition.execute(context.arguments, context)
+    value = tool.definition.execute(
+      call.parsed === undefined ? context.arguments : call.parsed.value,
+      context,
+    )
   } catch (error) {
     signal.dispose()
     return tag(call, bodyFailure(call, error))

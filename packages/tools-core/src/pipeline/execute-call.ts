@@ -1,6 +1,7 @@
 import { ToolErrorCode } from '../errors'
 import type { ToolExecutionInput, ToolExecutionResult } from '../types'
 import { dispatchCall } from './dispatch-call'
+import { parseArguments } from './parse-arguments'
 import { runPostExecute } from './post-execute'
 import { prepareCall } from './prepare-call'
 import { publishResult } from './publish-result'
@@ -57,6 +58,8 @@ export async function executeCall(
   input: ToolExecutionInput,
 ): Promise<ToolExecutionResult> {
   const call = prepareCall(runtime, input)
+  const parsing = parseArguments(call)
+  if (parsing !== undefined) await parsing
   if (call.result === undefined) {
     if (listened(runtime, 'tools/pre-execute')) await policyPhase(call)
     else runGuards(call)

@@ -1,4 +1,10 @@
-import { type JsonValue, snapshotJson, ToolArgsError } from '@dsh/tools-schema'
+import {
+  type JsonValue,
+  PROVIDER_DIALECTS,
+  providerArgsToCanonical,
+  snapshotJson,
+  ToolArgsError,
+} from '@dsh/tools-schema'
 import { ToolErrorCode } from '../errors'
 import { unknownToolMessage } from '../internal/closest-names'
 import type { CompiledTool } from '../internal/compiled-tool'
@@ -23,6 +29,19 @@ export function assertInput(input: ToolExecutionInput): void {
   if (input.parent !== undefined && typeof input.parent !== 'symbol') {
     throw new TypeError('execute(): `parent` must be the outer execution token')
   }
+  if (input.dialect !== undefined && !PROVIDER_DIALECTS.includes(input.dialect)) {
+    throw new TypeError(`execute(): \`dialect\` must be one of ${PROVIDER_DIALECTS.join(', ')}`)
+  }
+}
+
+/** Read dialect-shaped arguments back to the tool's canonical form (before step 1 sees them). */
+function canonicalArgs(
+  input: ToolExecutionInput,
+  tool: CompiledTool | undefined,
+  args: JsonValue,
+): JsonValue {
+  if (input.dialect === undefined || input.dialect === 'json-schema' || tool === undefined) return args
+  return snapshotJson(providerArgsToCanonical(args, tool.schema.parameters, input.dialect))
 }
 
 /**
@@ -75,6 +94,9 @@ export function prepareCall(runtime: PipelineRuntime, input: ToolExecutionInput)
   } catch (error) {
     lossy = error
   }
+  const resolved = resolveTool(runtime.registry, input.name, input.agent, input.parent !== undefined)
+  const tool = typeof resolved === 'string' ? undefined : resolved
+  if (lossy === undefined) args = canonicalArgs(input, tool, args)
   const execution = {
     token,
     callId: input.callId,
@@ -88,13 +110,6 @@ export function prepareCall(runtime: PipelineRuntime, input: ToolExecutionInput)
   if (input.parent !== undefined) execution.parent = input.parent
   Object.freeze(execution)
 
-  const resolved = resolveTool(
-    runtime.registry,
-    execution.name,
-    execution.agent,
-    execution.parent !== undefined,
-  )
-  const tool = typeof resolved === 'string' ? undefined : resolved
   const call: ToolCall = {
     runtime,
     execution,
@@ -108,6 +123,7 @@ export function prepareCall(runtime: PipelineRuntime, input: ToolExecutionInput)
     bodyStarted: false,
     dispatched: false,
     pending: undefined,
+    parsed: undefined,
   }
   if (lossy !== undefined) {
     call.result = codedFailure(

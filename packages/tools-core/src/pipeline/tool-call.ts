@@ -46,4 +46,6 @@ export interface ToolCall {
   dispatched: boolean
   /** Body promises that have not settled yet. */
   pending: Set<Promise<unknown>> | undefined
+  /** What `parseArguments` produced (the body's arguments), when the definition has it. */
+  parsed: { readonly value: unknown } | undefined
 }

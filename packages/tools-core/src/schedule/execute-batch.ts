@@ -1,5 +1,6 @@
 import { type LinkedSignal, linkSignals } from '../link-signals'
 import { dispatchPhase, listened, policyPhase, postPhase } from '../pipeline/execute-call'
+import { parseArguments } from '../pipeline/parse-arguments'
 import { assertInput, prepareCall } from '../pipeline/prepare-call'
 import { publishResult } from '../pipeline/publish-result'
 import { abortedBeforeDispatch } from '../pipeline/results'
@@ -70,6 +71,8 @@ export async function executeBatch(
     const [input, link] = withBatchSignal(inputs[index]!, signal)
     links[index] = link
     const call = prepareCall(runtime, input)
+    const parsing = parseArguments(call)
+    if (parsing !== undefined) await parsing
     if (call.result !== undefined) {
       publishAfter(call, index)
       continue
