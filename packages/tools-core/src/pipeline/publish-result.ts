@@ -1,6 +1,6 @@
 import { ToolErrorCode } from '../errors'
-import { listenersFor } from '../internal/listeners'
 import type { AdditionalContext, ToolExecutionResult } from '../types'
+import { notify } from './notify'
 import { failureFromThrow, freezeContent, withContent } from './results'
 import type { ToolCall } from './tool-call'
 
@@ -50,20 +50,6 @@ function finalizeContent(call: ToolCall, result: ToolExecutionResult): ToolExecu
  */
 export function publishResult(call: ToolCall): ToolExecutionResult {
   const result = finalizeContent(call, attachContexts(call, call.result!))
-  const listeners = listenersFor(call.runtime.hooks, 'tools/result', call.execution.agent)
-  if (listeners !== undefined) {
-    for (const listener of listeners) {
-      try {
-        const returned = listener(call.execution, result)
-        if (typeof returned?.then === 'function') {
-          returned.then(undefined, (error: unknown) =>
-            call.runtime.report('tools/result listener failed', error),
-          )
-        }
-      } catch (error) {
-        call.runtime.report('tools/result listener failed', error)
-      }
-    }
-  }
+  notify(call, 'tools/result', result)
   return result
 }
