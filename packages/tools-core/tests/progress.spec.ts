@@ -231,7 +231,7 @@ describe('exec.progress', () => {
     ctx.on('tools/progress', () => {
       throw new Error('sync listener')
     })
-    ctx.on('tools/progress', () => Promise.reject(new Error('async listener')) as unknown as void)
+    ctx.on('tools/progress', () => Promise.reject(new Error('async listener')) as unknown as undefined)
     ctx.on('tools/progress', (_execution, update) => {
       later.push(update.progress!)
     })
