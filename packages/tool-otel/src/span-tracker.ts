@@ -18,6 +18,17 @@ import {
 import { ToolSpanAttributes as A, ToolSpanEvents as E } from './attributes'
 import { contentBytes, jsonBytes } from './sizes'
 
+/**
+ * The most characters a captured payload attribute keeps: a tool returning megabytes must not
+ * turn every span into megabytes of exporter traffic. Longer payloads are cut and say so.
+ */
+export const MAX_CAPTURED_PAYLOAD_CHARS = 16_384
+
+function captured(json: string): string {
+  if (json.length <= MAX_CAPTURED_PAYLOAD_CHARS) return json
+  return `${json.slice(0, MAX_CAPTURED_PAYLOAD_CHARS)}… [${json.length - MAX_CAPTURED_PAYLOAD_CHARS} chars cut]`
+}
+
 /** What {@link SpanTracker} needs besides the tracer. */
 export interface SpanTrackerOptions {
   /** Record arguments, content and progress messages on spans (default off: sizes only). */
@@ -100,7 +111,8 @@ export class SpanTracker {
     this.open.delete(execution.token)
     span.setAttribute(A.CONTENT_BYTES, contentBytes(result.content))
     span.setAttribute(A.IS_ERROR, result.isError)
-    if (this.options.capturePayloads) span.setAttribute(A.TOOL_CALL_RESULT, JSON.stringify(result.content))
+    if (this.options.capturePayloads)
+      span.setAttribute(A.TOOL_CALL_RESULT, captured(JSON.stringify(result.content)))
     if (result.isError) {
       span.setAttribute(A.ERROR_TYPE, result.error.info?.code ?? '_OTHER')
       span.setStatus({ code: SpanStatusCode.ERROR, message: result.error.message })
@@ -128,7 +140,8 @@ export class SpanTracker {
     const description = this.options.describe(execution)
     if (description !== undefined) attributes[A.TOOL_DESCRIPTION] = description
     if (execution.agent !== undefined) attributes[A.AGENT] = execution.agent
-    if (this.options.capturePayloads) attributes[A.TOOL_CALL_ARGUMENTS] = JSON.stringify(execution.arguments)
+    if (this.options.capturePayloads)
+      attributes[A.TOOL_CALL_ARGUMENTS] = captured(JSON.stringify(execution.arguments))
     const span = this.tracer.startSpan(
       `execute_tool ${execution.name}`,
       { kind: SpanKind.INTERNAL, attributes },

@@ -1,5 +1,6 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api'
 import { describe, expect, it } from 'vitest'
+import { MAX_CAPTURED_PAYLOAD_CHARS } from '../src/index'
 import { byCallId, echo, eventNames, fail, input, tracedApp } from './fixtures'
 
 describe('tool-otel: native calls', () => {
@@ -35,6 +36,21 @@ describe('tool-otel: native calls', () => {
     const [span] = spans()
     expect(span!.attributes['gen_ai.tool.call.arguments']).toBe('{"text":"secret"}')
     expect(span!.attributes['gen_ai.tool.call.result']).toBe('[{"type":"text","text":"secret"}]')
+  })
+
+  it('captured payloads are capped: a huge result or argument never lands whole on a span', async () => {
+    const { ctx, spans } = await tracedApp({ capturePayloads: true })
+    ctx.tools.register(echo)
+    const huge = 'x'.repeat(2_000_000)
+    await ctx.tools.execute(input('echo', { text: huge }))
+    const [span] = spans()
+    for (const key of ['gen_ai.tool.call.arguments', 'gen_ai.tool.call.result']) {
+      const value = span!.attributes[key] as string
+      expect(value.length).toBeLessThan(MAX_CAPTURED_PAYLOAD_CHARS + 100)
+      expect(value).toMatch(/… \[\d+ chars cut\]$/)
+    }
+    // sizes still report the whole payload
+    expect(span!.attributes['dsh.tool.content.bytes']).toBe(2_000_000)
   })
 
   it('without capturePayloads no attribute or event carries argument or content text', async () => {
