@@ -12,7 +12,7 @@ import type {
   ToolRunContext,
 } from '../types'
 import { normalizeOutput } from './normalize-output'
-import { notify, notifyStage } from './notify'
+import { notify, notifyStage, Stage } from './notify'
 import { sanitizeProgress } from './progress-update'
 import { abortedBeforeDispatch, codedFailure, failure, failureFromThrow } from './results'
 import type { ToolCall } from './tool-call'
@@ -95,7 +95,7 @@ function aborted(): ToolExecutionResult {
 function endBody(call: ToolCall, run: RunContext, signal: LinkedSignal, result: ToolExecutionResult) {
   run.close()
   signal.dispose()
-  notifyStage(call, { stage: 'body-end', isError: result.isError })
+  notifyStage(call, result.isError ? Stage.BODY_FAILED : Stage.BODY_OK)
   return tag(call, result)
 }
 
@@ -161,7 +161,7 @@ function invokeBody(
   const signal = linkSignals(call.callerSignal, current)
   const run = runContext(call, signal.signal)
   call.bodyStarted = true
-  notifyStage(call, { stage: 'body-start' })
+  notifyStage(call, Stage.BODY_START)
   let value: unknown
   try {
     value = tool.definition.execute(run.context.arguments, run.context)

@@ -27,3 +27,11 @@ export function notifyStage(call: ToolCall, event: ToolStageEvent): void {
   if (call.runtime.hooks['tools/stage'] === undefined) return
   notify(call, 'tools/stage', Object.freeze(event))
 }
+
+/** The payload-free stage events every call emits, allocated once (the hot path allocates nothing). */
+export const Stage = Object.freeze({
+  START: Object.freeze({ stage: 'start' }),
+  BODY_START: Object.freeze({ stage: 'body-start' }),
+  BODY_OK: Object.freeze({ stage: 'body-end', isError: false }),
+  BODY_FAILED: Object.freeze({ stage: 'body-end', isError: true }),
+} as const satisfies Record<string, ToolStageEvent>)
