@@ -112,11 +112,28 @@ describe('resetTimeoutOnProgress', () => {
     expect(result.isError === true && result.error.info?.code).toBe('TOOL_TIMEOUT')
   })
 
-  it('config is validated: only a boolean resetTimeoutOnProgress is accepted', () => {
+  it('per-tool opt-in: only the named tools are extended by their progress', async () => {
+    await ctx.plugin(timeoutPolicy, { resetTimeoutOnProgress: { tools: ['opted'] } })
+    ctx.tools.register(ticking('opted', 8))
+    ctx.tools.register(ticking('other', 8))
+    const [opted, other] = await Promise.all([settle(execute('opted')), settle(execute('other'))])
+    expect(opted.isError === false && opted.value).toBe(8)
+    expect(other.isError === true && other.error.info?.code).toBe('TOOL_TIMEOUT')
+  })
+
+  it('a direct apply() with an invalid config throws instead of installing a half policy', () => {
+    expect(() => timeoutPolicy.apply(ctx, { resetTimeoutOnProgress: 'yes' } as never)).toThrow(TypeError)
+  })
+
+  it('config is validated: a boolean or { tools: [names] } resetTimeoutOnProgress', () => {
     const check = (value: unknown) => timeoutPolicy.Config['~standard'].validate(value)
     expect(check(undefined)).toEqual({ value: { resetTimeoutOnProgress: false } })
     expect(check({})).toEqual({ value: { resetTimeoutOnProgress: false } })
     expect(check({ resetTimeoutOnProgress: true })).toEqual({ value: { resetTimeoutOnProgress: true } })
+    const named = check({ resetTimeoutOnProgress: { tools: ['bash'] } })
+    expect(named).toEqual({ value: { resetTimeoutOnProgress: { tools: ['bash'] } } })
+    // a validated config validates to itself
+    expect(check((named as { value: unknown }).value)).toEqual(named)
     for (const bad of [
       { resetTimeoutOnProgress: 'yes' },
       { resetTimeoutOnProgress: 1 },
