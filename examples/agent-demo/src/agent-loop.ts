@@ -19,6 +19,7 @@ import type {
   ToolResultView,
 } from '@dsh/tools-core'
 import type { ChatMessage, Model, ToolCallRequest } from './model'
+import { ProgressLog } from './progress-log'
 
 /** What the loop reports, in order. */
 export type LoopEvent =
@@ -54,6 +55,7 @@ export type LoopEvent =
       readonly code?: string
       readonly parentCallId?: string
     }
+  | { readonly type: 'progress'; readonly callId: string; readonly text: string }
   | { readonly type: 'context'; readonly source: string; readonly text: string }
   | { readonly type: 'final'; readonly turn: number; readonly text: string }
 
@@ -249,12 +251,13 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       })),
     })
     const subCalls = new SubCallLog()
-    const stopListening = subCalls.listen(ctx)
+    const progress = new ProgressLog()
+    const stops = [subCalls.listen(ctx), progress.listen(ctx)]
     let batch: ToolExecutionResult[]
     try {
       batch = [...(await ctx.tools.executeBatch(inputs, { maxParallel: options.maxParallel ?? 8, signal }))]
     } finally {
-      stopListening()
+      for (const stop of stops) stop()
     }
     const contexts: ChatMessage[] = []
     reply.toolCalls.forEach((call, index) => {
@@ -268,6 +271,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
         view: callView(ctx, call.name, call.arguments, agent),
       })
       subCalls.flush(ctx, call.id, agent, report)
+      for (const text of progress.of(call.id)) report({ type: 'progress', callId: call.id, text })
       report({
         type: 'result',
         callId: call.id,

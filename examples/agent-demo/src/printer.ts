@@ -59,6 +59,9 @@ export function createPrinter(write: (line: string) => void, style: CardStyle, p
         if (event.isError && event.code) write(`${cardStyle.indent ?? ''}  (error code ${event.code})`)
         return
       }
+      case 'progress':
+        write(`${style.indent ?? ''}  ⋯ ${event.text}`)
+        return
       case 'context':
         write(`  + context from ${event.source}: ${event.text}`)
         return

@@ -30,7 +30,9 @@ export async function startDemoRuntime(mode: ToolPresentationMode, workspace: st
   try {
     await ctx.plugin(ToolRuntime, { mode })
     await ctx.plugin(timeoutPolicy)
-    await ctx.plugin(bashTool, { workdir: workspace, defaultTimeoutMs: 60_000 })
+    // A short progress interval, so even the fixture's test run (well under a second) shows
+    // the output-so-far lines a long command would.
+    await ctx.plugin(bashTool, { workdir: workspace, defaultTimeoutMs: 60_000, progressIntervalMs: 25 })
     await ctx.plugin(fsTools, { roots: [workspace] })
     if (mode !== 'native') {
       // Code Mode is only loaded when the mode needs it.

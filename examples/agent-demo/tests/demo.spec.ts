@@ -69,6 +69,14 @@ describe('agent demo', () => {
       'n10 approval denied',
     ])
     expect(lines.join('\n')).toContain('+  const end = start + pageSize')
+    // the test runs are long enough to report output so far; each line sits under its bash call
+    const progress = run.events.flatMap((event) => (event.type === 'progress' ? [event] : []))
+    expect(progress.length).toBeGreaterThan(0)
+    for (const event of progress) {
+      expect(['n4', 'n9']).toContain(event.callId)
+      expect(event.text).toMatch(/^\d+ bytes, \d+ lines of output so far$/)
+    }
+    expect(lines.some((line) => /^\s+⋯ \d+ bytes, \d+ lines of output so far$/.test(line))).toBe(true)
   }, 120_000)
 
   it('Code Mode: one run_code program does the same through tools.*', async () => {

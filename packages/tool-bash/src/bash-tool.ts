@@ -9,6 +9,7 @@ import {
   renderBashContent,
   resolveCallWorkdir,
 } from './present'
+import { ProgressMeter } from './progress-meter'
 import { runCommand } from './run-command'
 import { startSandboxGate } from './sandbox-gate'
 
@@ -82,7 +83,12 @@ export function createBashTool(
     presentResult: (args, record, meta) => presentBashResult(args, record, meta),
     async execute(args, exec) {
       const wrap = await sandboxGate()
+      const meter = new ProgressMeter({
+        intervalMs: config.progressIntervalMs,
+        report: (update) => exec.progress(update),
+      })
       const outcome = await runCommand({
+        onOutput: (chunk) => meter.push(chunk),
         command: args.command,
         cwd: resolveCallWorkdir(config.workdir, args.workdir),
         env: buildEnvironment(process.env, config.envAllowList, config.env),

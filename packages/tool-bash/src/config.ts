@@ -23,6 +23,11 @@ export interface BashConfigInput {
   /** Delay between SIGTERM and SIGKILL to the process group (ms, default 2000). */
   readonly killGraceMs?: number
   /**
+   * Least time between two progress reports of a running command (ms, default 250). A command
+   * that finishes sooner reports nothing.
+   */
+  readonly progressIntervalMs?: number
+  /**
    * The OS sandbox (bubblewrap on Linux, `sandbox-exec` on macOS): on by default; `false` opts
    * out. See {@link BashSandboxInput}.
    */
@@ -39,6 +44,7 @@ export interface BashConfig {
   readonly envAllowList: readonly string[]
   readonly env: Readonly<Record<string, string>>
   readonly killGraceMs: number
+  readonly progressIntervalMs: number
   readonly sandbox: BashSandboxConfig
 }
 
@@ -49,6 +55,7 @@ export const BASH_CONFIG_DEFAULTS = Object.freeze({
   maxStdoutBytes: 32_768,
   maxStderrBytes: 32_768,
   killGraceMs: 2_000,
+  progressIntervalMs: 250,
 })
 
 const KNOWN_KEYS = new Set([
@@ -60,6 +67,7 @@ const KNOWN_KEYS = new Set([
   'envAllowList',
   'env',
   'killGraceMs',
+  'progressIntervalMs',
   'sandbox',
 ])
 
@@ -93,6 +101,7 @@ export function resolveBashConfig(input: unknown): ConfigValidationResult<BashCo
   const maxStdoutBytes = integer('maxStdoutBytes', 0)
   const maxStderrBytes = integer('maxStderrBytes', 0)
   const killGraceMs = integer('killGraceMs', 0)
+  const progressIntervalMs = integer('progressIntervalMs', 1)
 
   const workdirValue = record['workdir'] ?? process.cwd()
   if (typeof workdirValue !== 'string' || workdirValue === '') {
@@ -126,6 +135,7 @@ export function resolveBashConfig(input: unknown): ConfigValidationResult<BashCo
       envAllowList: Object.freeze([...(envAllowList as string[])]),
       env: Object.freeze({ ...(env as Record<string, string>) }),
       killGraceMs,
+      progressIntervalMs,
       sandbox,
     }),
   }

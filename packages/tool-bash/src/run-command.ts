@@ -24,6 +24,8 @@ export interface RunCommandOptions {
   readonly maxStderrBytes: number
   /** The shell executable (default `bash`). */
   readonly shell?: string
+  /** Sees every chunk of stdout and stderr as it arrives (progress reporting). */
+  readonly onOutput?: (chunk: Buffer) => void
   /**
    * Turns the command into what is spawned, e.g. wrapped in the OS sandbox. Without it the
    * shell itself is spawned: `<shell> -c <command>`.
@@ -109,8 +111,15 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
   })
   const stdout = new OutputCapture(options.maxStdoutBytes)
   const stderr = new OutputCapture(options.maxStderrBytes)
-  child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk))
-  child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk))
+  const onOutput = options.onOutput
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout.push(chunk)
+    onOutput?.(chunk)
+  })
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr.push(chunk)
+    onOutput?.(chunk)
+  })
 
   return new Promise<CommandOutcome>((resolve, reject) => {
     let timedOut = false

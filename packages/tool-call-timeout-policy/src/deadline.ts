@@ -10,6 +10,11 @@ export interface Deadline {
   readonly signal: AbortSignal
   /** Whether the deadline itself fired (before any caller abort). */
   readonly expired: boolean
+  /**
+   * Restart the full budget from now (a progress report). No effect once the deadline fired
+   * or was disposed: an expiry is final.
+   */
+  reset(): void
   /** Stop the timer and detach from the caller's signal. Idempotent. */
   dispose(): void
 }
@@ -29,18 +34,26 @@ export interface Deadline {
 export function startDeadline(callerSignal: AbortSignal, ms: number, reason: () => unknown): Deadline {
   const controller = new AbortController()
   let expired = false
-  const timer = setTimeout(() => {
+  let disposed = false
+  const fire = () => {
     if (callerSignal.aborted) return
     expired = true
     controller.abort(reason())
-  }, ms)
+  }
+  let timer = setTimeout(fire, ms)
   const fused = linkSignals(callerSignal, controller.signal)
   return {
     signal: fused.signal,
     get expired() {
       return expired
     },
+    reset() {
+      if (expired || disposed) return
+      clearTimeout(timer)
+      timer = setTimeout(fire, ms)
+    },
     dispose() {
+      disposed = true
       clearTimeout(timer)
       fused.dispose()
     },

@@ -1,12 +1,22 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { type ToolDispatchExecution, type ToolExecutionResult, ToolTimeoutError } from '@dsh/tools-core'
-import { startDeadline } from './deadline'
+import { type Deadline, startDeadline } from './deadline'
 
 /** A `tools/execute` listener. */
 export type ToolExecuteWrapper = (
   exec: ToolDispatchExecution,
   next: () => Promise<ToolExecutionResult>,
 ) => Promise<ToolExecutionResult>
+
+/** Options of {@link createTimeoutWrapper}. */
+export interface TimeoutWrapperOptions {
+  /**
+   * Deadlines of running calls by execution token; the wrapper adds each deadline it starts and
+   * removes it when the call's dispatch ends. Pass a map to restart deadlines from outside
+   * (the plugin does so on `tools/progress` when `resetTimeoutOnProgress` is on).
+   */
+  readonly active?: Map<symbol, Deadline>
+}
 
 /**
  * Build the `tools/execute` wrapper that enforces each tool's declared `timeoutMs`.
@@ -19,14 +29,17 @@ export type ToolExecuteWrapper = (
  * it surfaces as whatever `next()` produced (normally `ABORTED`). Other tools pass untouched.
  *
  * @param ctx — the context whose `tools` service resolves definitions.
+ * @param options — optional registry of active deadlines (see {@link TimeoutWrapperOptions}).
  */
-export function createTimeoutWrapper(ctx: Context): ToolExecuteWrapper {
+export function createTimeoutWrapper(ctx: Context, options: TimeoutWrapperOptions = {}): ToolExecuteWrapper {
+  const { active } = options
   return async (exec, next) => {
     const timeoutMs = ctx.tools.get(exec.name, exec.agent)?.timeoutMs
     const original = exec.signal
     if (timeoutMs === undefined || original.aborted) return next()
     const deadline = startDeadline(original, timeoutMs, () => new ToolTimeoutError(timeoutMs))
     exec.signal = deadline.signal
+    active?.set(exec.token, deadline)
     try {
       const result = await next()
       if (deadline.expired) throw new ToolTimeoutError(timeoutMs)
@@ -35,6 +48,7 @@ export function createTimeoutWrapper(ctx: Context): ToolExecuteWrapper {
       if (deadline.expired) throw new ToolTimeoutError(timeoutMs, { cause: error })
       throw error
     } finally {
+      if (active?.get(exec.token) === deadline) active.delete(exec.token)
       deadline.dispose()
       exec.signal = original
     }

@@ -11,6 +11,8 @@ import type {
   ToolDispatchExecution,
   ToolExecution,
   ToolExecutionResult,
+  ToolProgressUpdate,
+  ToolStageEvent,
 } from './types'
 
 declare module '@deepseek-ai/cordis' {
@@ -33,6 +35,13 @@ declare module '@deepseek-ai/cordis' {
     ): Promise<PostToolDecision>
     /** Observe-only notification of the final, frozen result. */
     'tools/result'(execution: ToolExecution, result: ToolExecutionResult): void
+    /**
+     * Observe-only progress of a running body (`exec.progress(...)`), emitted synchronously in
+     * report order, always before the call's `tools/result`. A throwing listener is reported.
+     */
+    'tools/progress'(execution: ToolExecution, update: ToolProgressUpdate): void
+    /** Observe-only stage transitions of one call (see `ToolStageEvent`), for tracing. */
+    'tools/stage'(execution: ToolExecution, event: ToolStageEvent): void
     /** Shared-state notification: the registry's contents changed (register, dispose, restrict, presentAs). */
     'tools/changed'(): void
     /** Waterfall over the registry's prompt contribution; the returned assembly is authoritative. */

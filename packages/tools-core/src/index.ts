@@ -79,6 +79,7 @@ export {
   UnknownToolError,
 } from './errors'
 export { type LinkedSignal, linkSignals } from './link-signals'
+export { MAX_PROGRESS_MESSAGE_LENGTH } from './pipeline/progress-update'
 export type {
   FileDiff,
   NumberedLine,
@@ -132,9 +133,11 @@ export type {
   ToolGuard,
   ToolOutputDeclaration,
   ToolPresentationMode,
+  ToolProgressUpdate,
   ToolRestriction,
   ToolResultRecord,
   ToolRunContext,
   ToolSchema,
+  ToolStageEvent,
   ToolSuccess,
 } from './types'

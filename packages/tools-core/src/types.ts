@@ -100,14 +100,51 @@ export interface ToolDispatchExecution extends Omit<ToolExecution, 'signal'> {
   signal: AbortSignal
 }
 
-/** What a tool body receives: the execution plus `deferContext`. */
+/** What a tool body receives: the execution plus `deferContext` and `progress`. */
 export interface ToolRunContext extends ToolExecution {
   /**
    * Defer a context to the moment this tool's final result reaches the loop. Kept even if
    * the body later throws or is aborted; dropped only when post-execute blocks.
    */
   deferContext(context: AdditionalContext): void
+  /**
+   * Report progress of a long body as an observe-only `tools/progress` event. Never throws:
+   * invalid fields are dropped, `message` is capped at {@link MAX_PROGRESS_MESSAGE_LENGTH}
+   * characters, and once the body settled the call is a no-op.
+   */
+  progress(update: ToolProgressUpdate): void
 }
+
+/**
+ * One progress report of a running body. Every field is optional; `progress` and `total` are
+ * finite numbers (e.g. bytes so far and expected bytes), `message` is a short human line.
+ */
+export interface ToolProgressUpdate {
+  readonly message?: string
+  readonly progress?: number
+  readonly total?: number
+}
+
+/**
+ * An observable stage of one call, emitted as the observe-only `tools/stage` event (tracing,
+ * metrics). `start` comes first for every call; the others only for the stages the call reaches:
+ * `decision` after the pre-execute gate or a guard denial (`source` says which), `approval-start`
+ * and `approval-end` around an approval wait, `body-start` and `body-end` around each body
+ * invocation, `post-decision` after `tools/post-execute`.
+ */
+export type ToolStageEvent =
+  | { readonly stage: 'start' }
+  | {
+      readonly stage: 'decision'
+      readonly source: 'pre-execute' | 'guard'
+      readonly decision: 'allow' | 'deny' | 'ask'
+      readonly reason?: string
+    }
+  | { readonly stage: 'approval-start'; readonly reason?: string }
+  | { readonly stage: 'approval-end'; readonly approved: boolean; readonly reason?: string }
+  | { readonly stage: 'body-start' }
+  | { readonly stage: 'body-end'; readonly isError: boolean }
+  | { readonly stage: 'post-decision'; readonly decision: 'accept' | 'block' }
 
 // ─────────────────────────────────── results ───────────────────────────────────
 

@@ -8,9 +8,12 @@ import type {
   ToolExecutionResult,
   ToolExecutionToken,
   ToolFailureInfo,
+  ToolProgressUpdate,
   ToolRunContext,
 } from '../types'
 import { normalizeOutput } from './normalize-output'
+import { notify, notifyStage, Stage } from './notify'
+import { sanitizeProgress } from './progress-update'
 import { abortedBeforeDispatch, codedFailure, failure, failureFromThrow } from './results'
 import type { ToolCall } from './tool-call'
 
@@ -33,8 +36,15 @@ function toContext(value: unknown): AdditionalContext {
   return Object.freeze({ source: context.source, text: context.text, meta: snapshotJson(context.meta) })
 }
 
-function runContext(call: ToolCall, signal: AbortSignal): ToolRunContext {
+/** A body's run context plus the switch that turns its `progress` into a no-op once it settled. */
+interface RunContext {
+  readonly context: ToolRunContext
+  close(): void
+}
+
+function runContext(call: ToolCall, signal: AbortSignal): RunContext {
   const { execution, deferred } = call
+  let live = true
   const context = {
     token: execution.token,
     callId: execution.callId,
@@ -44,10 +54,20 @@ function runContext(call: ToolCall, signal: AbortSignal): ToolRunContext {
     deferContext(value: AdditionalContext): void {
       deferred.push(toContext(value))
     },
+    progress(update: ToolProgressUpdate): void {
+      if (!live || call.runtime.hooks['tools/progress'] === undefined) return
+      const clean = sanitizeProgress(update)
+      if (clean !== undefined) notify(call, 'tools/progress', clean)
+    },
   } as ToolRunContext & { agent?: string; parent?: ToolExecutionToken }
   if (execution.agent !== undefined) context.agent = execution.agent
   if (execution.parent !== undefined) context.parent = execution.parent
-  return Object.freeze(context)
+  return {
+    context: Object.freeze(context),
+    close: () => {
+      live = false
+    },
+  }
 }
 
 /**
@@ -71,10 +91,19 @@ function aborted(): ToolExecutionResult {
   return codedFailure(ToolErrorCode.ABORTED, 'ToolAbortedError', 'tool call aborted')
 }
 
+/** The body settled: silence its progress, detach its signal, tell stage observers. */
+function endBody(call: ToolCall, run: RunContext, signal: LinkedSignal, result: ToolExecutionResult) {
+  run.close()
+  signal.dispose()
+  notifyStage(call, result.isError ? Stage.BODY_FAILED : Stage.BODY_OK)
+  return tag(call, result)
+}
+
 /** Await an asynchronous body, tracking it until it settles; then detach its signal. */
 async function awaitBody(
   call: ToolCall,
   promise: Promise<unknown>,
+  run: RunContext,
   signal: LinkedSignal,
 ): Promise<ToolExecutionResult> {
   const pending = (call.pending ??= new Set())
@@ -83,12 +112,11 @@ async function awaitBody(
   try {
     value = await promise
   } catch (error) {
-    return tag(call, bodyFailure(call, error))
-  } finally {
     pending.delete(promise)
-    signal.dispose()
+    return endBody(call, run, signal, bodyFailure(call, error))
   }
-  return tag(call, normalizeOutput(call.tool!, call.execution, value))
+  pending.delete(promise)
+  return endBody(call, run, signal, normalizeOutput(call.tool!, call.execution, value))
 }
 
 function isSignal(value: unknown): value is AbortSignal {
@@ -131,22 +159,21 @@ function invokeBody(
   // Every body gets its own signal, linked to the caller's and the current one: listeners a
   // body adds (and forgets) die with it instead of piling up on a signal many calls share.
   const signal = linkSignals(call.callerSignal, current)
-  const context = runContext(call, signal.signal)
+  const run = runContext(call, signal.signal)
   call.bodyStarted = true
+  notifyStage(call, Stage.BODY_START)
   let value: unknown
   try {
     value = tool.definition.execute(
-      call.parsed === undefined ? context.arguments : call.parsed.value,
-      context,
+      call.parsed === undefined ? run.context.arguments : call.parsed.value,
+      run.context,
     )
   } catch (error) {
-    signal.dispose()
-    return tag(call, bodyFailure(call, error))
+    return endBody(call, run, signal, bodyFailure(call, error))
   }
   if (typeof (value as PromiseLike<unknown> | null)?.then === 'function')
-    return awaitBody(call, Promise.resolve(value), signal)
-  signal.dispose()
-  return tag(call, normalizeOutput(tool, call.execution, value))
+    return awaitBody(call, Promise.resolve(value), run, signal)
+  return endBody(call, run, signal, normalizeOutput(tool, call.execution, value))
 }
 
 function isInfo(info: unknown): info is ToolFailureInfo {

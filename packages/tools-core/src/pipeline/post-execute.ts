@@ -3,6 +3,7 @@ import { ToolErrorCode } from '../errors'
 import { listenersFor, runWaterfall } from '../internal/listeners'
 import type { AdditionalContext, PostToolDecision } from '../types'
 import { normalizeOutput } from './normalize-output'
+import { notifyStage } from './notify'
 import { codedFailure, failureFromThrow, freezeContent, messageOf, withContent } from './results'
 import type { ToolCall } from './tool-call'
 
@@ -100,4 +101,6 @@ export async function runPostExecute(call: ToolCall): Promise<void> {
     return
   }
   applyDecision(call, decision)
+  const kind = (decision as { kind?: unknown } | null | undefined)?.kind
+  if (kind === 'accept' || kind === 'block') notifyStage(call, { stage: 'post-decision', decision: kind })
 }

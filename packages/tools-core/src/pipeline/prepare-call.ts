@@ -10,6 +10,7 @@ import { unknownToolMessage } from '../internal/closest-names'
 import type { CompiledTool } from '../internal/compiled-tool'
 import { RESERVED_TOOL_NAME, type ToolRegistry } from '../registry'
 import type { ScopeKey, ToolExecution, ToolExecutionInput, ToolExecutionToken } from '../types'
+import { notifyStage, Stage } from './notify'
 import { abortedBeforeDispatch, codedFailure, failure, messageOf } from './results'
 import type { PipelineRuntime, ToolCall } from './tool-call'
 
@@ -142,5 +143,6 @@ export function prepareCall(runtime: PipelineRuntime, input: ToolExecutionInput)
       call.result = failure(error.message, { name: error.name, code: error.code })
     }
   }
+  notifyStage(call, Stage.START)
   return call
 }

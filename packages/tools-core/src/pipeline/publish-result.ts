@@ -1,6 +1,6 @@
 import { ToolErrorCode } from '../errors'
-import { listenersFor } from '../internal/listeners'
 import type { AdditionalContext, ToolExecutionResult } from '../types'
+import { notify } from './notify'
 import { failureFromThrow, freezeContent, withContent } from './results'
 import type { ToolCall } from './tool-call'
 
@@ -53,20 +53,6 @@ export function publishResult(call: ToolCall): ToolExecutionResult {
   const finalized = finalizeContent(call, attachContexts(call, call.result!))
   const budget = call.runtime.budget
   const result = budget === undefined ? finalized : budget.apply(call.execution, finalized)
-  const listeners = listenersFor(call.runtime.hooks, 'tools/result', call.execution.agent)
-  if (listeners !== undefined) {
-    for (const listener of listeners) {
-      try {
-        const returned = listener(call.execution, result)
-        if (typeof returned?.then === 'function') {
-          returned.then(undefined, (error: unknown) =>
-            call.runtime.report('tools/result listener failed', error),
-          )
-        }
-      } catch (error) {
-        call.runtime.report('tools/result listener failed', error)
-      }
-    }
-  }
+  notify(call, 'tools/result', result)
   return result
 }

@@ -1,6 +1,7 @@
 import { ToolErrorCode } from '../errors'
 import { listenersFor, runWaterfall } from '../internal/listeners'
 import type { PreToolDecision } from '../types'
+import { notifyStage } from './notify'
 import { codedFailure, failureFromThrow, messageOf } from './results'
 import type { ToolCall } from './tool-call'
 
@@ -22,9 +23,13 @@ async function askApproval(call: ToolCall, reason: string | undefined): Promise<
     )
     return
   }
+  notifyStage(call, reason === undefined ? { stage: 'approval-start' } : { stage: 'approval-start', reason })
   try {
     const answer = await approval.request(call.execution, reason)
-    if (answer?.approved === true) return
+    if (answer?.approved === true) {
+      notifyStage(call, { stage: 'approval-end', approved: true })
+      return
+    }
     deny(
       call,
       typeof answer?.reason === 'string' && answer.reason ? answer.reason : 'tool call was not approved',
@@ -32,6 +37,12 @@ async function askApproval(call: ToolCall, reason: string | undefined): Promise<
   } catch (error) {
     deny(call, `approval request failed: ${messageOf(error)}`)
   }
+  notifyStage(call, { stage: 'approval-end', approved: false, reason: denialMessage(call) })
+}
+
+function denialMessage(call: ToolCall): string {
+  const result = call.result
+  return result?.isError === true ? result.error.message : 'tool call denied'
 }
 
 /** Step 5: the `tools/pre-execute` gate (allow / deny / ask → approval seam, ask → deny without one). */
@@ -51,14 +62,30 @@ async function runGate(call: ToolCall): Promise<void> {
     return
   }
   const kind = (decision as { kind?: unknown } | null | undefined)?.kind
-  if (kind === 'allow') return
+  if (kind === 'allow') {
+    notifyStage(call, { stage: 'decision', source: 'pre-execute', decision: 'allow' })
+    return
+  }
   if (kind === 'deny' && typeof (decision as { reason?: unknown }).reason === 'string') {
     deny(call, (decision as { reason: string }).reason || 'tool call denied')
+    notifyStage(call, {
+      stage: 'decision',
+      source: 'pre-execute',
+      decision: 'deny',
+      reason: denialMessage(call),
+    })
     return
   }
   if (kind === 'ask') {
-    const reason = (decision as { reason?: unknown }).reason
-    await askApproval(call, typeof reason === 'string' ? reason : undefined)
+    const raw = (decision as { reason?: unknown }).reason
+    const reason = typeof raw === 'string' ? raw : undefined
+    notifyStage(
+      call,
+      reason === undefined
+        ? { stage: 'decision', source: 'pre-execute', decision: 'ask' }
+        : { stage: 'decision', source: 'pre-execute', decision: 'ask', reason },
+    )
+    await askApproval(call, reason)
     return
   }
   call.result = codedFailure(
@@ -66,6 +93,11 @@ async function runGate(call: ToolCall): Promise<void> {
     'ToolFailedError',
     'tools/pre-execute listener returned an invalid decision',
   )
+}
+
+function denyByGuard(call: ToolCall, message: string): void {
+  deny(call, message)
+  notifyStage(call, { stage: 'decision', source: 'guard', decision: 'deny', reason: message })
 }
 
 /** Step 6: guards in registration order; the first reason denies, and nothing later undoes it. */
@@ -77,11 +109,11 @@ export function runGuards(call: ToolCall): void {
     try {
       verdict = entry.guard(execution)
     } catch (error) {
-      deny(call, `guard failed: ${messageOf(error)}`)
+      denyByGuard(call, `guard failed: ${messageOf(error)}`)
       return
     }
     if (verdict === undefined) continue
-    deny(
+    denyByGuard(
       call,
       typeof verdict === 'string'
         ? verdict || 'tool call denied by a guard'
