@@ -1,6 +1,7 @@
 /**
  * The reply slot on its own: what the host offers and the worker side takes, when the host must
- * fall back to a `res` message, and that a scribbled slot never throws in the reader.
+ * fall back to a `res` message, and that a scribbled length never throws in the reader (the text
+ * itself is parsed by the QuickJS kernel, which ignores anything but an array).
  */
 import { describe, expect, it } from 'vitest'
 import { createReplySlot, offerReplies, REPLY_SLOT_BYTES, ReplySlotReader } from '../src/protocol/reply-slot'
@@ -15,11 +16,11 @@ describe('reply slot', () => {
     expect(offerReplies(slot, batch)).toBe('needs-wake')
     expect(offerReplies(slot, [4, 0, 1, null])).toBe('refused')
     expect(reader.wait(0)).toBe(true)
-    expect(reader.take()).toEqual(batch)
+    expect(JSON.parse(reader.take()!)).toEqual(batch)
     expect(reader.take()).toBeUndefined()
     expect(reader.wait(1)).toBe(false)
     expect(offerReplies(slot, [4, 0, 1, null])).toBe('needs-wake')
-    expect(reader.take()).toEqual([4, 0, 1, null])
+    expect(reader.take()).toBe('[4,0,1,null]')
   })
 
   it('refuses a batch larger than the slot, leaving it empty', () => {
@@ -31,26 +32,13 @@ describe('reply slot', () => {
     }
   })
 
-  it('reads a scribbled slot as an empty batch, never throwing', () => {
-    for (const scribble of [
-      (words: Int32Array, bytes: Uint8Array) => {
-        words[2] = -5
-        bytes.fill(0)
-      },
-      (words: Int32Array) => {
-        words[2] = 2 ** 30
-      },
-      (_words: Int32Array, bytes: Uint8Array) => bytes.fill(0x7b),
-      (words: Int32Array, bytes: Uint8Array) => {
-        bytes.set(Buffer.from('{"not":"an array"}'))
-        words[2] = 18
-      },
-    ]) {
+  it('reads a scribbled length as an empty batch, never throwing, and takes it once', () => {
+    for (const length of [-5, REPLY_SLOT_BYTES + 1, 2 ** 30]) {
       const slot = createReplySlot()
       const reader = new ReplySlotReader(slot)
       expect(offerReplies(slot, [1, 0, 1, null])).toBe('needs-wake')
-      scribble(new Int32Array(slot, 0, 3), new Uint8Array(slot, 12))
-      expect(reader.take()).toEqual([])
+      new Int32Array(slot, 0, 3)[2] = length
+      expect(reader.take()).toBe('[]')
       expect(reader.take()).toBeUndefined()
     }
   })

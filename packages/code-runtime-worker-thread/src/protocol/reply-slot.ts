@@ -57,22 +57,17 @@ export class ReplySlotReader {
     this.#bytes = Buffer.from(slot, HEADER_BYTES, REPLY_SLOT_BYTES)
   }
 
-  /** The batch written since the last take, if any (marked consumed). */
-  take(): unknown[] | undefined {
+  /**
+   * The JSON text of the batch written since the last take, if any (marked consumed). The text
+   * is not parsed here: the QuickJS kernel parses it (and ignores anything but an array).
+   */
+  take(): string | undefined {
     const written = Atomics.load(this.#words, WRITTEN)
     if (written === Atomics.load(this.#words, CONSUMED)) return undefined
     const length = Atomics.load(this.#words, LENGTH)
-    let batch: unknown
-    try {
-      batch =
-        length >= 0 && length <= REPLY_SLOT_BYTES
-          ? JSON.parse(this.#bytes.toString('utf8', 0, length))
-          : undefined
-    } catch {
-      batch = undefined
-    }
+    const text = length >= 0 && length <= REPLY_SLOT_BYTES ? this.#bytes.toString('utf8', 0, length) : '[]'
     Atomics.store(this.#words, CONSUMED, written)
-    return Array.isArray(batch) ? batch : []
+    return text
   }
 
   /** Block up to `ms` for a batch; true when one is waiting to be taken. */

@@ -221,30 +221,16 @@ function onTimer(id: number): void {
   pumpReplies()
 }
 
-function toGuest(value: unknown): QuickJSHandle {
-  switch (typeof value) {
-    case 'string':
-      return vm.newString(value)
-    case 'number':
-      return vm.newNumber(value)
-    case 'boolean':
-      return value ? vm.true : vm.false
-    default:
-      return value === null ? vm.null : vm.undefined
-  }
-}
-
-function settle(r: unknown): void {
-  if (!Array.isArray(r)) return
+/** Settle a batch of replies, given as the JSON text of `[id, status, a, b, …]`. */
+function settle(batchJson: string): void {
   enterGuest(() => {
-    for (let i = 0; i + 3 < r.length && !done; i += 4) {
-      if (outstanding > 0) outstanding -= 1
-      const args = [r[i], r[i + 1], r[i + 2], r[i + 3]].map(toGuest)
-      const result = vm.callFunction(kernel.settle, vm.undefined, ...args)
-      for (const handle of args) if (handle.alive) handle.dispose()
-      if (result.error !== undefined) return result
-      result.value.dispose()
-    }
+    const text = vm.newString(batchJson)
+    const result = vm.callFunction(kernel.settle, vm.undefined, text)
+    text.dispose()
+    if (result.error !== undefined) return result
+    const count = vm.getNumber(result.value)
+    result.value.dispose()
+    outstanding = Math.max(0, outstanding - count)
     return undefined
   })
 }
@@ -329,8 +315,9 @@ async function boot(): Promise<void> {
 
 port.on('message', (message: { k?: unknown; r?: unknown } | null) => {
   if (message === null || typeof message !== 'object') return
-  if (message.k === 'res') settle(message.r)
-  else if (message.k === 'run') startRun(message as Parameters<typeof startRun>[0])
+  if (message.k === 'res') {
+    if (Array.isArray(message.r)) settle(JSON.stringify(message.r))
+  } else if (message.k === 'run') startRun(message as Parameters<typeof startRun>[0])
   // 'wake': a batch is in the slot; any message is a chance to take one.
   pumpReplies()
 })
