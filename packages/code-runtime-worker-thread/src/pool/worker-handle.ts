@@ -3,6 +3,7 @@
  */
 import { Worker, type WorkerOptions } from 'node:worker_threads'
 import { type LoopUtilization, ProcessWorker } from '../process/process-worker'
+import { createReplySlot } from '../protocol/reply-slot'
 import type { CodeEngine } from '../types'
 import { BOOTSTRAP_SOURCE } from '../worker/bootstrap-source'
 import { QUICKJS_WORKER_SOURCE } from '../worker/quickjs/generated/quickjs-worker-source'
@@ -34,6 +35,8 @@ export interface WorkerHandle {
   readonly hasExited: () => boolean
   /** The last `error` event the worker raised, if any. */
   readonly lastError: () => unknown
+  /** The QuickJS worker's reply slot (`protocol/reply-slot.ts`), when it shares memory with the host. */
+  readonly replySlot?: SharedArrayBuffer
 }
 
 /** Options a worker is spawned with. */
@@ -63,11 +66,19 @@ export function describeWorkerError(error: unknown, options: SpawnOptions): stri
  * The options every run worker is spawned with: an empty environment, no `execArgv`, the heap
  * cap; a QuickJS worker also gets the engine's location, compiled module and limits.
  */
-export function runWorkerOptions(options: SpawnOptions): WorkerOptions & { eval: true } {
+export function runWorkerOptions(
+  options: SpawnOptions,
+  replySlot?: SharedArrayBuffer,
+): WorkerOptions & { eval: true } {
   return {
     eval: true,
     ...(options.engine === 'quickjs'
-      ? { workerData: quickJSWorkerData({ ...options, computeMs: options.computeMs ?? 30_000 }) }
+      ? {
+          workerData: {
+            ...quickJSWorkerData({ ...options, computeMs: options.computeMs ?? 30_000 }),
+            ...(replySlot === undefined ? {} : { replySlot }),
+          },
+        }
       : {}),
     env: {},
     execArgv: [],
@@ -83,10 +94,15 @@ export function runWorkerOptions(options: SpawnOptions): WorkerOptions & { eval:
  */
 export function spawnWorkerHandle(options: SpawnOptions): WorkerHandle {
   const source = options.source ?? (options.engine === 'quickjs' ? QUICKJS_WORKER_SOURCE : BOOTSTRAP_SOURCE)
+  // Only a QuickJS thread of this process can share the slot (and only its worker reads it).
+  const replySlot =
+    options.engine === 'quickjs' && options.isolation !== 'process' && options.source === undefined
+      ? createReplySlot()
+      : undefined
   const worker: RunWorker =
     options.isolation === 'process'
       ? new ProcessWorker(source, { ...options, workerData: runWorkerOptions(options).workerData })
-      : new Worker(source, runWorkerOptions(options))
+      : new Worker(source, runWorkerOptions(options, replySlot))
   worker.unref()
   let exited = false
   let lastError: unknown
@@ -129,5 +145,6 @@ export function spawnWorkerHandle(options: SpawnOptions): WorkerHandle {
     exited: exitedPromise,
     hasExited: () => exited,
     lastError: () => lastError,
+    ...(replySlot === undefined ? {} : { replySlot }),
   }
 }

@@ -9,7 +9,9 @@
  * `{ k: 'done', s, v? }` once, with `s` a {@link DoneStatus}.
  *
  * host → worker: `{ k: 'run', code, names, limit, lines }` once; `{ k: 'res', r: [id, status, a, b, …] }`
- * per batch of settled calls, with `status` a {@link ReplyStatus}.
+ * per batch of settled calls, with `status` a {@link ReplyStatus} — or, for a QuickJS worker, the
+ * same batch through its reply slot (`reply-slot.ts`), followed by `{ k: 'wake' }` when the
+ * worker was not blocked on the slot.
  */
 
 /** How a run ended, as the worker reports it. */

@@ -8,6 +8,7 @@ import type { CodeRunFailureKind, CodeRunHost, CodeRunOutcome } from '@dsh/tools
 import { describeWorkerError, type WorkerHandle } from '../pool/worker-handle'
 import { DoneStatus, type RunMessage, type WorkerCall } from '../protocol/messages'
 import { type MessageCursor, parseWorkerMessage } from '../protocol/parse-worker-message'
+import { offerReplies } from '../protocol/reply-slot'
 import type { JsonValue, ResolvedWorkerThreadRuntimeConfig } from '../types'
 import { startBudgetWatchdog } from './budget-watchdog'
 import { ReplyBatcher } from './reply-batcher'
@@ -47,8 +48,12 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
   const outcome = new Promise<CodeRunOutcome>((resolve) => {
     resolveOutcome = resolve
   })
+  const { replySlot } = handle
   const replies = new ReplyBatcher((batch) => {
-    if (!settled) worker.postMessage({ k: 'res', r: batch })
+    if (settled) return
+    const delivery = replySlot === undefined ? 'refused' : offerReplies(replySlot, batch)
+    if (delivery === 'refused') worker.postMessage({ k: 'res', r: batch })
+    else if (delivery === 'needs-wake') worker.postMessage({ k: 'wake' })
   })
 
   /**

@@ -12,4 +12,6 @@ export interface EngineWorkerData {
   readonly maxStackBytes: number
   /** Busy time after which the interrupt handler stops the engine. */
   readonly computeMs: number
+  /** The reply slot (`protocol/reply-slot.ts`); absent in a run process, which cannot share memory with the host. */
+  readonly replySlot?: SharedArrayBuffer
 }

@@ -12,6 +12,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core'
 import { DoneStatus } from '../../protocol/messages'
+import { ReplySlotReader } from '../../protocol/reply-slot'
 import type { EngineWorkerData } from './engine-worker-data'
 import { type KernelHandles, startEngine } from './start-engine'
 
@@ -50,6 +51,19 @@ let outbox: unknown[] = []
 let guestMs = 0
 let guestSince = 0
 const timers = new Map<number, { handle: NodeJS.Timeout; repeat: boolean }>()
+/**
+ * Replies through the shared slot (see `protocol/reply-slot.ts`). While calls are outstanding
+ * and the engine has nothing to run, the worker blocks on the slot for up to WAIT_WINDOW_MS at a
+ * time. That time counts as busy in the host's computeMs watchdog (the event loop is not idle),
+ * so the worker stops blocking after a window passes without a reply (a slow tool: it waits in
+ * its event loop instead, where waiting is free) and once it has blocked for a twentieth of
+ * computeMs in all. Timers due meanwhile fire at most one window late.
+ */
+const WAIT_WINDOW_MS = 4
+const slot = data.replySlot === undefined ? undefined : new ReplySlotReader(data.replySlot)
+const blockBudgetMs = data.computeMs / 20
+let blockedMs = 0
+let pumping = false
 
 function post(message: unknown): void {
   port.postMessage(message)
@@ -204,34 +218,43 @@ function onTimer(id: number): void {
     handle.dispose()
     return result
   })
+  pumpReplies()
 }
 
-function toGuest(value: unknown): QuickJSHandle {
-  switch (typeof value) {
-    case 'string':
-      return vm.newString(value)
-    case 'number':
-      return vm.newNumber(value)
-    case 'boolean':
-      return value ? vm.true : vm.false
-    default:
-      return value === null ? vm.null : vm.undefined
-  }
-}
-
-function settle(r: unknown): void {
-  if (!Array.isArray(r)) return
+/** Settle a batch of replies, given as the JSON text of `[id, status, a, b, …]`. */
+function settle(batchJson: string): void {
   enterGuest(() => {
-    for (let i = 0; i + 3 < r.length && !done; i += 4) {
-      if (outstanding > 0) outstanding -= 1
-      const args = [r[i], r[i + 1], r[i + 2], r[i + 3]].map(toGuest)
-      const result = vm.callFunction(kernel.settle, vm.undefined, ...args)
-      for (const handle of args) if (handle.alive) handle.dispose()
-      if (result.error !== undefined) return result
-      result.value.dispose()
-    }
+    const text = vm.newString(batchJson)
+    const result = vm.callFunction(kernel.settle, vm.undefined, text)
+    text.dispose()
+    if (result.error !== undefined) return result
+    const count = vm.getNumber(result.value)
+    result.value.dispose()
+    outstanding = Math.max(0, outstanding - count)
     return undefined
   })
+}
+
+/** Settle replies from the slot, blocking briefly while the program only waits for them. */
+function pumpReplies(): void {
+  if (slot === undefined || pumping) return
+  pumping = true
+  try {
+    while (!done && !halted) {
+      const batch = slot.take()
+      if (batch !== undefined) {
+        settle(batch)
+        continue
+      }
+      if (outstanding === 0 || blockedMs >= blockBudgetMs) return
+      const since = performance.now()
+      const arrived = slot.wait(WAIT_WINDOW_MS)
+      blockedMs += performance.now() - since
+      if (!arrived) return
+    }
+  } finally {
+    pumping = false
+  }
 }
 
 function startRun(message: { code?: unknown; names?: unknown; limit?: unknown; lines?: unknown }): void {
@@ -292,8 +315,11 @@ async function boot(): Promise<void> {
 
 port.on('message', (message: { k?: unknown; r?: unknown } | null) => {
   if (message === null || typeof message !== 'object') return
-  if (message.k === 'res') settle(message.r)
-  else if (message.k === 'run') startRun(message as Parameters<typeof startRun>[0])
+  if (message.k === 'res') {
+    if (Array.isArray(message.r)) settle(JSON.stringify(message.r))
+  } else if (message.k === 'run') startRun(message as Parameters<typeof startRun>[0])
+  // 'wake': a batch is in the slot; any message is a chance to take one.
+  pumpReplies()
 })
 
 boot().then(

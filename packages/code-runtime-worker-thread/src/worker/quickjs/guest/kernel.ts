@@ -23,7 +23,12 @@ export interface GuestHost {
 export interface GuestKernel {
   install(namesJson: string): void
   run(program: unknown): void
-  settle(id: number, status: number, a: unknown, b: unknown): void
+  /**
+   * Settle a batch of calls given as the JSON text of `[id, status, a, b, …]` (one engine call
+   * and one string handle per batch, however many replies it holds); returns how many replies
+   * it held, 0 for text that is not such an array.
+   */
+  settle(batchJson: string): number
   fire(id: number): void
   describeError(error: unknown): string
 }
@@ -133,6 +138,23 @@ export function createKernel(host: GuestHost): GuestKernel {
     else finish(2, json.invalid)
   }
 
+  function settleOne(id: number, status: number, a: unknown, b: unknown): void {
+    const entry = pending[id]
+    if (entry === undefined) return
+    delete pending[id]
+    if (status === 0) entry.resolve(a)
+    else if (status === 1) {
+      let value: unknown
+      try {
+        value = I.JSONParse(a as string)
+      } catch {
+        entry.reject(new ToolCallError('', 'the tool result could not be decoded'))
+        return
+      }
+      entry.resolve(value)
+    } else entry.reject(new ToolCallError(I.String(a), I.String(b)))
+  }
+
   return I.freeze({
     install(namesJson: string): void {
       const names = I.JSONParse(namesJson) as unknown[]
@@ -155,21 +177,21 @@ export function createKernel(host: GuestHost): GuestKernel {
       }
       I.apply(I.promiseThen, outcome, [complete, (error: unknown) => finish(1, describeError(error))])
     },
-    settle(id: number, status: number, a: unknown, b: unknown): void {
-      const entry = pending[id]
-      if (entry === undefined) return
-      delete pending[id]
-      if (status === 0) entry.resolve(a)
-      else if (status === 1) {
-        let value: unknown
-        try {
-          value = I.JSONParse(a as string)
-        } catch {
-          entry.reject(new ToolCallError('', 'the tool result could not be decoded'))
-          return
-        }
-        entry.resolve(value)
-      } else entry.reject(new ToolCallError(I.String(a), I.String(b)))
+    settle(batchJson: string): number {
+      let batch: unknown
+      try {
+        batch = I.JSONParse(batchJson)
+      } catch {
+        return 0
+      }
+      if (!I.isArray(batch)) return 0
+      const replies = batch as unknown[]
+      let count = 0
+      for (let i = 0; i + 3 < replies.length; i += 4) {
+        count += 1
+        settleOne(replies[i] as number, replies[i + 1] as number, replies[i + 2], replies[i + 3])
+      }
+      return count
     },
     fire(id: number): void {
       const timer = timers[id]
