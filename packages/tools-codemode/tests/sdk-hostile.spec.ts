@@ -52,19 +52,19 @@ describe('SDK text under hostile tool metadata', () => {
       expect(diagnostics).toEqual([])
       expect(declared).toEqual([
         'JsonValue',
-        'ToolArgsMap',
-        'ToolOutputMap',
-        'ToolName',
         'ToolCallError',
         'tools',
+        'ToolName',
+        'ToolArgsMap',
+        'ToolOutputMap',
       ])
       expect(kinds).toEqual([
         'TypeAliasDeclaration',
-        'InterfaceDeclaration',
-        'InterfaceDeclaration',
-        'TypeAliasDeclaration',
         'ClassDeclaration',
         'VariableStatement',
+        'TypeAliasDeclaration',
+        'TypeAliasDeclaration',
+        'TypeAliasDeclaration',
       ])
     }
   })

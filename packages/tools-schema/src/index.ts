@@ -51,6 +51,11 @@ export {
   snapshotJson,
   snapshotJsonMeasured,
 } from './snapshot-json'
+export {
+  createTsRenderContext,
+  type TsRenderContext,
+  type TsRenderContextOptions,
+} from './ts-render-context'
 export type {
   JsonArray,
   JsonObject,
