@@ -5,7 +5,12 @@ import { type CodegenDoc, type CodegenField, readDoc, viewOf } from './internal/
 import { PYTHON_KEYWORDS, type PyRenderContext, toPythonClassName } from './py-render-context'
 
 type Task =
-  | { readonly t: 'node'; readonly node: unknown; readonly name: string; readonly reserved?: string | undefined }
+  | {
+      readonly t: 'node'
+      readonly node: unknown
+      readonly name: string
+      readonly reserved?: string | undefined
+    }
   | { readonly t: 'wrap'; readonly node: object; readonly open: string }
   | { readonly t: 'union'; readonly node: object; readonly count: number; readonly open?: string }
   | {
@@ -15,7 +20,7 @@ type Task =
       readonly index: number
       readonly className: string
     }
-  | { readonly t: 'declare'; readonly name: string }
+  | { readonly t: 'declare'; readonly name: string; readonly saved: Set<object> }
   | { readonly t: 'leave'; readonly node: object }
   | { readonly t: 'result'; readonly text: string }
 
@@ -94,10 +99,16 @@ function classText(task: Extract<Task, { t: 'object' }>, types: string[], index:
 }
 
 /** `allOf` of plain objects as one object schema, or undefined when they do not merge cleanly. */
-function mergeObjects(branches: readonly unknown[]): object | undefined {
+function mergeObjects(branches: readonly unknown[], root: unknown): object | undefined {
   const properties: Record<string, unknown> = {}
   const required: string[] = []
-  for (const branch of branches) {
+  for (let branch of branches) {
+    // Follow a few references so `allOf: [{ $ref: Base }, { …extra }]` merges too.
+    for (let hops = 0; hops < 8; hops++) {
+      const view = viewOf(branch)
+      if (view.kind !== 'ref') break
+      branch = resolveRef(root, view.ref, '')?.target
+    }
     const view = viewOf(branch)
     if (view.kind === 'any') continue
     if (view.kind !== 'object' || view.index.length > 0) return undefined
@@ -113,7 +124,8 @@ function mergeObjects(branches: readonly unknown[]): object | undefined {
 interface State {
   readonly tasks: Task[]
   readonly results: string[]
-  readonly active: Set<object>
+  /** Nodes being rendered (cycle guard); each named declaration renders with its own. */
+  active: Set<object>
   readonly root: unknown
   readonly ctx: PyRenderContext | undefined
   inlineRefs: number
@@ -143,7 +155,9 @@ function expandRef(node: object, ref: string, name: string, state: State): void 
   }
   const reserved = ctx.reserveName(resolved.stem)
   ctx.refs.assign(root, resolved, reserved)
-  tasks.push({ t: 'result', text: reserved }, { t: 'declare', name: reserved })
+  tasks.push({ t: 'result', text: reserved }, { t: 'declare', name: reserved, saved: state.active })
+  // The target may be in progress (a `#` reference inside the root): its name breaks the cycle.
+  state.active = new Set()
   tasks.push({ t: 'node', node: resolved.target, name: reserved, reserved })
 }
 
@@ -215,7 +229,7 @@ function expand(task: Extract<Task, { t: 'node' }>, state: State): void {
       return
     }
     case 'intersection': {
-      const merged = mergeObjects(view.branches)
+      const merged = mergeObjects(view.branches, state.root)
       const kept = view.branches.filter((branch) => viewOf(branch).kind !== 'any')
       const next = merged ?? (kept.length === 1 ? kept[0] : undefined)
       // Anything else has no Python spelling: `Any` (the docs still carry the schema's notes).
@@ -253,7 +267,7 @@ function render(root: unknown, ctx: PyRenderContext | undefined): string {
     ctx,
     inlineRefs: 0,
   }
-  const { tasks, results, active } = state
+  const { tasks, results } = state
   while (tasks.length > 0) {
     const task = tasks.pop()!
     switch (task.t) {
@@ -261,17 +275,17 @@ function render(root: unknown, ctx: PyRenderContext | undefined): string {
         expand(task, state)
         break
       case 'wrap':
-        active.delete(task.node)
+        state.active.delete(task.node)
         results.push(`${task.open}${results.pop()!}]`)
         break
       case 'union': {
-        active.delete(task.node)
+        state.active.delete(task.node)
         const text = union(results.splice(results.length - task.count, task.count))
         results.push(task.open === undefined ? text : `${task.open}${text}]`)
         break
       }
       case 'object': {
-        active.delete(task.node)
+        state.active.delete(task.node)
         const parts = results.splice(results.length - task.fields.length - task.index)
         const index = task.index > 0 ? union(parts.slice(task.fields.length)) : undefined
         ctx!.addDeclaration(task.className, classText(task, parts, index))
@@ -279,6 +293,7 @@ function render(root: unknown, ctx: PyRenderContext | undefined): string {
         break
       }
       case 'declare': {
+        state.active = task.saved
         const body = results.pop()!
         // An object target declared itself as the class; anything else becomes an alias, quoted
         // so that it may name classes declared after it.
@@ -287,7 +302,7 @@ function render(root: unknown, ctx: PyRenderContext | undefined): string {
         break
       }
       case 'leave':
-        active.delete(task.node)
+        state.active.delete(task.node)
         break
       case 'result':
         results.push(task.text)

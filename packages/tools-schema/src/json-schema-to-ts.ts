@@ -34,7 +34,7 @@ type Task =
       readonly index: number
       readonly depth: number
     }
-  | { readonly t: 'declare'; readonly name: string; readonly target: unknown }
+  | { readonly t: 'declare'; readonly name: string; readonly target: unknown; readonly saved: Set<object> }
   | { readonly t: 'leave'; readonly node: object }
   | { readonly t: 'result'; readonly text: string }
 
@@ -116,7 +116,8 @@ function finishObject(task: Extract<Task, { t: 'object' }>, results: Rendered[])
 interface State {
   readonly tasks: Task[]
   readonly results: Rendered[]
-  readonly active: Set<object>
+  /** Nodes being rendered (cycle guard); each named declaration renders with its own. */
+  active: Set<object>
   readonly root: unknown
   readonly ctx: TsRenderContext | undefined
   inlineRefs: number
@@ -147,7 +148,12 @@ function expandRef(node: object, ref: string, depth: number, state: State): void
   }
   const name = ctx.reserveName(resolved.stem)
   ctx.refs.assign(root, resolved, name)
-  tasks.push({ t: 'result', text: name }, { t: 'declare', name, target: resolved.target })
+  tasks.push(
+    { t: 'result', text: name },
+    { t: 'declare', name, target: resolved.target, saved: state.active },
+  )
+  // The target may be in progress (a `#` reference inside the root): its name breaks the cycle.
+  state.active = new Set()
   tasks.push({ t: 'node', node: resolved.target, depth: 0 })
 }
 
@@ -233,6 +239,8 @@ function expand(task: Extract<Task, { t: 'node' }>, state: State): void {
   }
 }
 
+const IDENTITIES = new Set(['JsonValue', 'unknown', '{ [key: string]: JsonValue }'])
+
 function join(task: Extract<Task, { t: 'join' }>, results: Rendered[]): Rendered {
   const parts = results.splice(results.length - task.count, task.count)
   const multiline = parts.some((part) => part.multiline)
@@ -242,8 +250,9 @@ function join(task: Extract<Task, { t: 'join' }>, results: Rendered[]): Rendered
     const texts = dedupeShort(parts.map((part) => part.text))
     return { text: concat(texts, ' | '), prec: texts.length > 1 ? UNION : parts[0]!.prec, multiline }
   }
-  // `X & unknown` and `X & JsonValue` say no more than `X` for a JSON value.
-  const kept = parts.filter((part) => part.text !== 'JsonValue' && part.text !== 'unknown')
+  // `X & unknown`, `X & JsonValue` and `X & (an open object)` say no more than `X` (an
+  // `anyOf` of `required` lists reads as open objects).
+  const kept = parts.filter((part) => !IDENTITIES.has(part.text))
   if (kept.length === 0) return atom('JsonValue')
   if (kept.length === 1) return kept[0]!
   const texts = dedupeShort(kept.map((part) => wrap(part, INTERSECTION)))
@@ -268,7 +277,7 @@ function render(root: unknown, ctx: TsRenderContext | undefined): string {
     ctx,
     inlineRefs: 0,
   }
-  const { tasks, results, active } = state
+  const { tasks, results } = state
   while (tasks.length > 0) {
     const task = tasks.pop()!
     switch (task.t) {
@@ -276,24 +285,25 @@ function render(root: unknown, ctx: TsRenderContext | undefined): string {
         expand(task, state)
         break
       case 'array': {
-        active.delete(task.node)
+        state.active.delete(task.node)
         const item = results.pop()!
         results.push({ text: `${wrap(item, ATOM)}[]`, prec: ATOM, multiline: item.multiline })
         break
       }
       case 'join':
-        active.delete(task.node)
+        state.active.delete(task.node)
         results.push(join(task, results))
         break
       case 'tuple':
-        active.delete(task.node)
+        state.active.delete(task.node)
         results.push(tuple(task, results))
         break
       case 'object':
-        active.delete(task.node)
+        state.active.delete(task.node)
         results.push(finishObject(task, results))
         break
       case 'declare': {
+        state.active = task.saved
         const body = results.pop()!
         const doc = readDoc(task.target)
         const comment = doc === undefined ? '' : tsDocComment(tsDocText(doc), '')
@@ -301,7 +311,7 @@ function render(root: unknown, ctx: TsRenderContext | undefined): string {
         break
       }
       case 'leave':
-        active.delete(task.node)
+        state.active.delete(task.node)
         break
       case 'result':
         results.push(atom(task.text))

@@ -163,7 +163,8 @@ function objectView(node: object): CodegenView {
   const index: unknown[] = []
   const patterns = readOwn(node, 'patternProperties')
   if (typeof patterns === 'object' && patterns !== null && !Array.isArray(patterns)) {
-    for (const key of ownStringKeys(patterns)) index.push(readOwn(patterns, key))
+    // Sorted: the order of `patternProperties` keys carries no meaning.
+    for (const key of ownStringKeys(patterns).sort()) index.push(readOwn(patterns, key))
   }
   if (typeof additional === 'object' && additional !== null) index.push(additional)
   else if (index.length > 0 && additional !== false) index.push(true)
