@@ -64,6 +64,8 @@ export default async function run(): Promise<BenchRow[]> {
   // Fresh copies defeat our per-tool fragment cache, so both sides render from scratch.
   const fresh = () => schemas.map((schema) => ({ ...schema, parameters: structuredClone(schema.parameters) }))
   const oursMs = perRender(() => renderTypeScriptSdk(fresh()), 30)
+  const oursWarmMs = perRender(() => renderTypeScriptSdk(schemas), 500)
+  const pythonWarmMs = perRender(() => renderPythonSdk(schemas), 200)
   const theirsMs = perRender(() => upstream(upstreamInput), 30)
   const workload = 'sdk_size: tools:sdk text for 300 varied tools'
   return [
@@ -78,5 +80,7 @@ export default async function run(): Promise<BenchRow[]> {
     },
     { workload, metric: 'Python SDK, ours', value: python, unit: 'bytes' },
     { workload, metric: 'cold TS render, ours / upstream', value: oursMs / theirsMs, unit: 'ratio' },
+    { workload, metric: 'TS render, cached fragments', value: oursWarmMs, unit: 'ms/render' },
+    { workload, metric: 'Python render, cached fragments', value: pythonWarmMs, unit: 'ms/render' },
   ]
 }

@@ -9,7 +9,7 @@ import { toPythonClassName } from './py-render-context'
  * Names a generated type must avoid: the SDK's own and the global types of the ES2022 library
  * (a script-scope `type Map = …` would clash with the lib's `Map`).
  */
-const TS_RESERVED = [
+const TS_RESERVED: ReadonlySet<string> = new Set([
   'JsonValue',
   'ToolName',
   'ToolArgsMap',
@@ -61,7 +61,7 @@ const TS_RESERVED = [
   'WeakMap',
   'WeakRef',
   'WeakSet',
-]
+])
 
 /**
  * Naming context for `jsonSchemaToTs`, shared by every render of one SDK. Referenced schemas
@@ -105,36 +105,57 @@ interface Registry {
 /** Derived names are cut to this many characters (then made unique by a suffix). */
 const MAX_STEM_LENGTH = 64
 
-function view(registry: Registry, rootName: string): TsRenderContext {
-  return {
-    rootName,
-    refs: registry.refs,
-    named: (name) => view(registry, toPythonClassName(name)),
-    reserveName(stem) {
-      const base = toPythonClassName(stem).slice(0, MAX_STEM_LENGTH)
-      let name = base
-      let n = registry.nextSuffix.get(base) ?? 2
-      while (registry.used.has(name)) name = `${base}${n++}`
-      registry.nextSuffix.set(base, n)
-      registry.used.add(name)
-      return name
-    },
-    addDeclaration(name, text) {
-      registry.declarations.push({ name, text })
-    },
-    declarations: () => registry.declarations.map((declaration) => declaration.text).join('\n'),
-    declaredNames: () => registry.declarations.map((declaration) => declaration.name),
-    entries: () => [...registry.declarations],
+/** One view of a registry (a class, not closures: SDKs create one context per tool). */
+class TsContextView implements TsRenderContext {
+  constructor(
+    private readonly registry: Registry,
+    readonly rootName: string,
+  ) {}
+
+  get refs(): RefNames {
+    return this.registry.refs
+  }
+
+  named(name: string): TsRenderContext {
+    return new TsContextView(this.registry, toPythonClassName(name))
+  }
+
+  reserveName(stem: string): string {
+    const { used, nextSuffix } = this.registry
+    const base = toPythonClassName(stem).slice(0, MAX_STEM_LENGTH)
+    let name = base
+    let n = nextSuffix.get(base) ?? 2
+    while (used.has(name) || TS_RESERVED.has(name)) name = `${base}${n++}`
+    nextSuffix.set(base, n)
+    used.add(name)
+    return name
+  }
+
+  addDeclaration(name: string, text: string): void {
+    this.registry.declarations.push({ name, text })
+  }
+
+  declarations(): string {
+    return this.registry.declarations.map((declaration) => declaration.text).join('\n')
+  }
+
+  declaredNames(): string[] {
+    return this.registry.declarations.map((declaration) => declaration.name)
+  }
+
+  entries(): { readonly name: string; readonly text: string }[] {
+    return [...this.registry.declarations]
   }
 }
 
 /** Creates a fresh `TsRenderContext` (an empty registry of named types). */
 export function createTsRenderContext(options: TsRenderContextOptions = {}): TsRenderContext {
   const registry: Registry = {
-    used: new Set([...TS_RESERVED, ...(options.reservedNames ?? [])]),
+    // The fixed reserved names stay in one shared set: a context per tool must be cheap.
+    used: new Set(options.reservedNames ?? []),
     nextSuffix: new Map(),
     declarations: [],
     refs: new RefNames(),
   }
-  return view(registry, toPythonClassName(options.rootName ?? 'Root'))
+  return new TsContextView(registry, toPythonClassName(options.rootName ?? 'Root'))
 }

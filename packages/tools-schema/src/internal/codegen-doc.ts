@@ -5,7 +5,7 @@
  * (bounded, accessor-free); escaping is the doc-comment writers' job.
  */
 
-import { readOwn } from './codegen-own'
+import { ownStringKeys, readOwn } from './codegen-own'
 import { previewJson } from './codegen-text'
 
 /** The annotations of a node that the generators show as documentation. */
@@ -69,9 +69,21 @@ export function readDescription(node: unknown): string | undefined {
   return typeof description === 'string' && description.length > 0 ? description : undefined
 }
 
+/** Every keyword `readDoc` looks at, for a one-pass check of the common undocumented node. */
+const DOC_KEYS: ReadonlySet<string> = new Set([
+  'title',
+  'description',
+  'default',
+  'examples',
+  'deprecated',
+  ...VALUE_FACTS,
+  ...FLAG_FACTS,
+])
+
 /** Annotations and inexpressible constraints of a node, or undefined when it has none. */
 export function readDoc(node: unknown): CodegenDoc | undefined {
   if (typeof node !== 'object' || node === null || Array.isArray(node)) return undefined
+  if (!ownStringKeys(node).some((key) => DOC_KEYS.has(key))) return undefined
   const title = readOwn(node, 'title')
   const hasDefault = Object.hasOwn(node, 'default')
   const facts: [string, string][] = []
