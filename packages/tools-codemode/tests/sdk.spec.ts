@@ -60,6 +60,16 @@ describe('TypeScript SDK', () => {
     expect(renderTypeScriptSdk(changed)).toContain('/** Changed. */\n  read(args')
   })
 
+  it('declares every tool exactly once (its schemas are not repeated in the maps)', () => {
+    const text = renderTypeScriptSdk(VARIED_TOOLS)
+    for (const tool of VARIED_TOOLS) {
+      const key = /^[A-Za-z_$][\w$]*$/.test(tool.name) ? tool.name : JSON.stringify(tool.name)
+      expect(text.split(`\n  ${key}(args: `)).toHaveLength(2)
+      expect(text).not.toContain(`ToolArgsMap[${JSON.stringify(tool.name)}]`)
+    }
+    expect(text).toContain('type ToolArgsMap = { [K in ToolName]: Parameters<(typeof tools)[K]>[0] };')
+  })
+
   it('renders an empty tool set', () => {
     expect(renderTypeScriptSdk([])).toContain('declare const tools: {\n};')
   })
