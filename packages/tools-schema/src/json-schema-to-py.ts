@@ -1,7 +1,13 @@
 import { pyComment, pyDocstring, quotedString } from './doc-comments'
 import { resolveRef } from './internal/codegen-refs'
 import { concat, dedupeShort, previewJson } from './internal/codegen-text'
-import { type CodegenDoc, type CodegenField, readDoc, viewOf } from './internal/codegen-view'
+import {
+  type CodegenDoc,
+  type CodegenField,
+  type CodegenView,
+  readDoc,
+  viewOf,
+} from './internal/codegen-view'
 import { PYTHON_KEYWORDS, type PyRenderContext, toPythonClassName } from './py-render-context'
 
 type Task =
@@ -121,6 +127,14 @@ function mergeObjects(branches: readonly unknown[], root: unknown): object | und
   return { type: 'object', properties, required }
 }
 
+/** Whether an object view becomes a `TypedDict` class (given a context). */
+function isClassObject(view: Extract<CodegenView, { kind: 'object' }>): boolean {
+  return (
+    (view.fields.length > 0 || (view.closed && view.index.length === 0)) &&
+    view.fields.every((field) => isPythonFieldName(field.name))
+  )
+}
+
 interface State {
   readonly tasks: Task[]
   readonly results: string[]
@@ -207,8 +221,7 @@ function expand(task: Extract<Task, { t: 'node' }>, state: State): void {
       return
     }
     case 'object': {
-      const typed = ctx !== undefined && (view.fields.length > 0 || (view.closed && view.index.length === 0))
-      if (!typed || !view.fields.every((field) => isPythonFieldName(field.name))) {
+      if (ctx === undefined || !isClassObject(view)) {
         if (view.index.length === 0) {
           results.push(DICT)
           return
@@ -259,8 +272,15 @@ function union(texts: string[]): string {
 
 function render(root: unknown, ctx: PyRenderContext | undefined): string {
   const name = ctx?.baseName ?? 'Model'
+  // A root class is named up front, so a `#` reference inside it names the same class.
+  const view = viewOf(root)
+  let reserved: string | undefined
+  if (ctx !== undefined && view.kind === 'object' && isClassObject(view)) {
+    reserved = ctx.reserveName(name)
+    ctx.refs.assign(root as object, { target: root, pointer: '', stem: name }, reserved)
+  }
   const state: State = {
-    tasks: [{ t: 'node', node: root, name }],
+    tasks: [{ t: 'node', node: root, name, reserved }],
     results: [],
     active: new Set(),
     root,
