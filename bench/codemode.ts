@@ -81,11 +81,11 @@ async function subCallsPerSecond(ctx: Context, code: string, calls: number): Pro
   return best
 }
 
-/** 300 varied tools: scalars, enums, nested objects, arrays, oneOf, optional fields, exotic names. */
-function variedTools(count: number): ToolDefinition[] {
+/** Varied tools (shared with sdk-size.ts): scalars, enums, nested objects, arrays, oneOf, optional fields, exotic names. */
+export function variedTools(count: number): ToolDefinition[] {
   const tools: ToolDefinition[] = []
   for (let i = 0; i < count; i++) {
-    const name = i % 10 === 3 ? `tool-${i}.v2` : `tool_${String(i).padStart(3, '0')}`
+    const name = i % 10 === 3 ? `tool-${i}-v2` : `tool_${String(i).padStart(3, '0')}`
     const parameters = {
       path: { type: 'string', required: true, description: `Path for tool ${i}. Ends */ here.` },
       mode: { type: 'string', enum: ['fast', 'slow', 'auto'] },

@@ -34,7 +34,7 @@ describe('TypeScript SDK', () => {
     expect(again).toBe(first)
     expect(copies).toBe(first)
     const bindings = first.slice(first.indexOf('declare const tools'))
-    const order = [...bindings.matchAll(/^ {2}("[^"]+"|[\w$]+): \(args/gm)].map((match) =>
+    const order = [...bindings.matchAll(/^ {2}("[^"]+"|[\w$]+)\(args/gm)].map((match) =>
       match[1]!.replace(/"/g, ''),
     )
     expect(order).toEqual([...order].sort())
@@ -44,9 +44,9 @@ describe('TypeScript SDK', () => {
   it('quotes exotic names and escapes */ in descriptions', () => {
     const text = renderTypeScriptSdk(VARIED_TOOLS)
     expect(text).toContain(
-      '  "my-tool": (args: ToolArgsMap["my-tool"]) => Promise<ToolOutputMap["my-tool"]>;',
+      '  "my-tool"(args: { "content-type"?: "json"; class?: boolean }): Promise<string>;',
     )
-    expect(text).toContain('  $dollar: (args: ToolArgsMap["$dollar"]) => Promise<ToolOutputMap["$dollar"]>;')
+    expect(text).toContain('  $dollar(args: { n?: 1 | 2 | 3 }): Promise<string | null>;')
     expect(text).toContain('Comment closer *\\/ inside.')
     expect(text).not.toMatch(/closer \*\/ inside/)
   })
@@ -57,11 +57,21 @@ describe('TypeScript SDK', () => {
     const changed = VARIED_TOOLS.map((tool) =>
       tool.name === 'read' ? { ...tool, description: 'Changed.' } : tool,
     )
-    expect(renderTypeScriptSdk(changed)).toContain('/** Changed. */\n  read: (args')
+    expect(renderTypeScriptSdk(changed)).toContain('/** Changed. */\n  read(args')
+  })
+
+  it('declares every tool exactly once (its schemas are not repeated in the maps)', () => {
+    const text = renderTypeScriptSdk(VARIED_TOOLS)
+    for (const tool of VARIED_TOOLS) {
+      const key = /^[A-Za-z_$][\w$]*$/.test(tool.name) ? tool.name : JSON.stringify(tool.name)
+      expect(text.split(`\n  ${key}(args: `)).toHaveLength(2)
+      expect(text).not.toContain(`ToolArgsMap[${JSON.stringify(tool.name)}]`)
+    }
+    expect(text).toContain('type ToolArgsMap = { [K in ToolName]: Parameters<(typeof tools)[K]>[0] };')
   })
 
   it('renders an empty tool set', () => {
-    expect(renderTypeScriptSdk([])).toContain('interface ToolArgsMap {\n}')
+    expect(renderTypeScriptSdk([])).toContain('declare const tools: {\n};')
   })
 })
 

@@ -65,6 +65,11 @@ export {
   type ProviderSchemaChange,
   toProviderSchema,
 } from './to-provider-schema'
+export {
+  createTsRenderContext,
+  type TsRenderContext,
+  type TsRenderContextOptions,
+} from './ts-render-context'
 export type {
   JsonArray,
   JsonObject,

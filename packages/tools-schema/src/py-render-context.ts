@@ -1,3 +1,5 @@
+import { RefNames } from './internal/codegen-refs'
+
 /** Python keywords: never legal `TypedDict` attribute or class names. */
 export const PYTHON_KEYWORDS: ReadonlySet<string> = new Set([
   'False',
@@ -43,6 +45,7 @@ const DEFAULT_RESERVED = [
   'NotRequired',
   'Literal',
   'Union',
+  'TypeAlias',
   'JsonValue',
   'str',
   'int',
@@ -74,6 +77,8 @@ export interface PyRenderContext {
   declarations(): string
   /** Names of the registered classes, in registration order. */
   declaredNames(): string[]
+  /** @internal Reference names of this SDK (`$ref` targets → declared names). */
+  readonly refs: RefNames
 }
 
 /** Options for `createPyRenderContext`. */
@@ -89,6 +94,7 @@ interface Registry {
   /** Next numeric suffix to try per stem, so reservations stay O(1) amortised. */
   readonly nextSuffix: Map<string, number>
   readonly declarations: { name: string; text: string }[]
+  readonly refs: RefNames
 }
 
 /** Derived class names are cut to this many characters (then made unique by a suffix). */
@@ -106,6 +112,7 @@ export function toPythonClassName(text: string): string {
 function contextView(registry: Registry, baseName: string): PyRenderContext {
   return {
     baseName,
+    refs: registry.refs,
     named: (name) => contextView(registry, toPythonClassName(name)),
     reserveName(base) {
       const stem = toPythonClassName(base).slice(0, MAX_STEM_LENGTH)
@@ -134,6 +141,7 @@ export function createPyRenderContext(options: PyRenderContextOptions = {}): PyR
     used: new Set([...DEFAULT_RESERVED, ...(options.reservedNames ?? [])]),
     nextSuffix: new Map(),
     declarations: [],
+    refs: new RefNames(),
   }
   return contextView(registry, toPythonClassName(options.baseName ?? 'Model'))
 }

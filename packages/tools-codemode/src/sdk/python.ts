@@ -38,6 +38,7 @@ const CLASS_SCOPE_NAMES = new Set([
   'Literal',
   'NotRequired',
   'TypedDict',
+  'TypeAlias',
   'Union',
   'JsonValue',
   'str',
@@ -106,7 +107,9 @@ function subscript(
   )
 }
 
-const IMPORTS = `from typing import Any, Awaitable, Callable, Literal, NotRequired, TypedDict, Union, overload
+// Postponed annotations: a class may name one declared after it (recursive `$ref` types).
+const IMPORTS = `from __future__ import annotations
+from typing import Any, Awaitable, Callable, Literal, NotRequired, TypeAlias, TypedDict, Union, overload
 
 JsonValue = Any
 `
@@ -139,9 +142,11 @@ function assemble(
   return `${PYTHON_USAGE_NOTES}\n\n${fenced('python', code)}`
 }
 
-/** Names of the generated classes (declarations start with `class Name(TypedDict):`). */
+/** Names of the generated types (`class Name(TypedDict):` or `Name: TypeAlias = …`). */
 function classNamesOf(declarations: string): string[] {
-  return [...declarations.matchAll(/^class ([A-Za-z_][A-Za-z0-9_]*)\(/gm)].map((match) => match[1]!)
+  return [
+    ...declarations.matchAll(/^(?:class ([A-Za-z_][A-Za-z0-9_]*)\(|([A-Za-z_][A-Za-z0-9_]*): TypeAlias)/gm),
+  ].map((match) => (match[1] ?? match[2])!)
 }
 
 /**

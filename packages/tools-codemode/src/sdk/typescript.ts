@@ -1,17 +1,27 @@
 /**
- * The TypeScript SDK renderer: `JsonValue`, `ToolArgsMap`, `ToolOutputMap`, `ToolName`,
- * `ToolCallError` and the `tools` namespace, preceded by the usage notes.
+ * The TypeScript SDK renderer: `JsonValue`, the named types of referenced schemas,
+ * `ToolCallError`, the `tools` namespace and the derived `ToolName`, `ToolArgsMap` and
+ * `ToolOutputMap`, preceded by the usage notes. Every tool is declared once — as a `tools`
+ * method carrying its description — and the maps are mapped types over those methods, so the
+ * prompt pays for each schema once.
  */
-import { jsonSchemaToTs, RESERVED_TOOL_NAME, type ToolSchema } from '@dsh/tools-core'
-import { quotedString, tsDocComment } from '@dsh/tools-schema'
+import { RESERVED_TOOL_NAME, type ToolSchema } from '@dsh/tools-core'
+import {
+  createTsRenderContext,
+  jsonSchemaToTs,
+  quotedString,
+  type TsRenderContext,
+  toPythonClassName,
+  tsDocComment,
+} from '@dsh/tools-schema'
 import { fenced } from './fence'
 import { FragmentCache, sortByName } from './fragment-cache'
 import { TYPESCRIPT_USAGE_NOTES } from './usage-notes'
 
 interface TsFragment {
-  readonly args: string
-  readonly output: string
   readonly binding: string
+  /** Named types this tool introduced (`$ref` targets), in declaration order. */
+  readonly declarations: readonly { readonly name: string; readonly text: string }[]
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/
@@ -21,37 +31,32 @@ function propertyKey(name: string): string {
   return IDENTIFIER.test(name) ? name : quotedString(name)
 }
 
-/** A tool description as a doc comment at two spaces (hostile text escaped). */
-function docComment(text: string): string {
-  return tsDocComment(text, '  ')
-}
-
 /** A type expression nested one level (two spaces) deeper than it was rendered. */
 function nested(type: string): string {
   return type.replace(/\n/g, '\n  ')
 }
 
-function renderFragment(tool: ToolSchema): TsFragment {
-  const key = propertyKey(tool.name)
-  const quoted = quotedString(tool.name)
+/** One tool as a `tools` method: its description, then its argument and result types. */
+function binding(tool: ToolSchema, context: TsRenderContext): string {
+  const stem = toPythonClassName(tool.name)
+  const args = jsonSchemaToTs(tool.parameters, context.named(`${stem}Args`))
+  const output = jsonSchemaToTs(tool.outputSchema, context.named(`${stem}Output`))
   const description = tool.description.trim()
-  return {
-    args: `  ${key}: ${nested(jsonSchemaToTs(tool.parameters))};\n`,
-    output: `  ${key}: ${nested(jsonSchemaToTs(tool.outputSchema))};\n`,
-    binding:
-      (description.length > 0 ? docComment(description) : '') +
-      `  ${key}: (args: ToolArgsMap[${quoted}]) => Promise<ToolOutputMap[${quoted}]>;\n`,
-  }
+  return (
+    (description.length > 0 ? tsDocComment(description, '  ') : '') +
+    `  ${propertyKey(tool.name)}(args: ${nested(args)}): Promise<${nested(output)}>;\n`
+  )
 }
 
-const cache = new FragmentCache(renderFragment)
+const cache = new FragmentCache<TsFragment>((tool) => {
+  const context = createTsRenderContext()
+  return { binding: binding(tool, context), declarations: context.entries() }
+})
 
 const JSON_VALUE_DECLARATION = `type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 `
 
-const ERROR_DECLARATION = `type ToolName = keyof ToolArgsMap;
-
-/** The rejection of a failed tool call. */
+const ERROR_DECLARATION = `/** The rejection of a failed tool call. */
 declare class ToolCallError extends Error {
   readonly name: "ToolCallError";
   /** The tool whose call failed. */
@@ -59,23 +64,55 @@ declare class ToolCallError extends Error {
 }
 `
 
+const MAP_DECLARATIONS = `type ToolName = keyof typeof tools;
+type ToolArgsMap = { [K in ToolName]: Parameters<(typeof tools)[K]>[0] };
+type ToolOutputMap = { [K in ToolName]: Awaited<ReturnType<(typeof tools)[K]>> };`
+
+function assemble(bindings: string, declarations: string): string {
+  const named = declarations.length > 0 ? `\n${declarations}` : ''
+  const code =
+    `${JSON_VALUE_DECLARATION}${named}\n${ERROR_DECLARATION}\n` +
+    `declare const tools: {\n${bindings}};\n\n${MAP_DECLARATIONS}`
+  return `${TYPESCRIPT_USAGE_NOTES}\n\n${fenced('typescript', code)}`
+}
+
+/**
+ * Merges the tools' own named types: identical declarations (same name, same bytes) are kept
+ * once; undefined when two tools mean different types by one name.
+ */
+function mergeDeclarations(fragments: readonly TsFragment[]): string | undefined {
+  const texts = new Map<string, string>()
+  let out = ''
+  for (const fragment of fragments) {
+    for (const { name, text } of fragment.declarations) {
+      const seen = texts.get(name)
+      if (seen === text) continue
+      if (seen !== undefined) return undefined
+      texts.set(name, text)
+      out += text
+    }
+  }
+  return out
+}
+
 /**
  * Render the TypeScript SDK section text for a set of visible tools (sorted by name; the
  * `run_code` transport itself is skipped). Byte-identical output for an unchanged tool set.
+ * Referenced schemas become named types declared once; when two tools would declare different
+ * types under one name, the set is rendered through one shared context, which suffixes the
+ * later name (`Node2`) and still shares byte-identical definitions.
  */
 export function renderTypeScriptSdk(tools: readonly ToolSchema[]): string {
   const sorted = sortByName(tools, RESERVED_TOOL_NAME)
-  let args = ''
-  let outputs = ''
-  let bindings = ''
-  for (const tool of sorted) {
-    const fragment = cache.get(tool)
-    args += fragment.args
-    outputs += fragment.output
-    bindings += fragment.binding
+  const fragments = sorted.map((tool) => cache.get(tool))
+  const merged = mergeDeclarations(fragments)
+  if (merged !== undefined) {
+    let bindings = ''
+    for (const fragment of fragments) bindings += fragment.binding
+    return assemble(bindings, merged)
   }
-  const code =
-    `${JSON_VALUE_DECLARATION}\ninterface ToolArgsMap {\n${args}}\n\ninterface ToolOutputMap {\n${outputs}}\n\n` +
-    `${ERROR_DECLARATION}\ndeclare const tools: {\n${bindings}};`
-  return `${TYPESCRIPT_USAGE_NOTES}\n\n${fenced('typescript', code)}`
+  const context = createTsRenderContext()
+  let bindings = ''
+  for (const tool of sorted) bindings += binding(tool, context)
+  return assemble(bindings, context.declarations())
 }

@@ -72,3 +72,16 @@ export function previewJson(value: unknown, limit = 200): string {
   }
   return out.length > limit || stack.length > 0 ? `${out.slice(0, limit)}…` : out
 }
+
+/** Characters JSON leaves raw that must not appear raw in a source line (as in `quotedString`). */
+const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
+
+/**
+ * A JSON value as literal source text valid as a TypeScript type (`{"a":1}`, `[1,"x"]`, `null`),
+ * or undefined when it is longer than `limit` characters.
+ */
+export function jsonLiteral(value: unknown, limit = 200): string | undefined {
+  const text = previewJson(value, limit)
+  if (text.endsWith('…')) return undefined
+  return text.replace(RAW_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
