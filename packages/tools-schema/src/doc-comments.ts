@@ -60,5 +60,8 @@ const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
  * `\uXXXX` escapes for DEL, C1 controls, U+2028/U+2029 and bidi controls, which JSON keeps raw.
  */
 export function quotedString(text: string): string {
-  return JSON.stringify(text).replace(RAW_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  return JSON.stringify(text).replace(
+    RAW_IN_JSON,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )
 }

@@ -48,6 +48,7 @@ export type {
   JsonArray,
   JsonObject,
   JsonScalar,
+  JsonSchema,
   JsonSchemaNode,
   JsonSchemaTypeName,
   JsonValue,

@@ -96,12 +96,13 @@ function fill(checker: Checker, node: JsonSchemaNode, checkerFor: (node: JsonSch
   if (node.oneOf !== undefined) {
     checker.kind = KIND_ONE_OF
     checker.inline = false
-    checker.branches = node.oneOf.map(checkerFor)
+    checker.branches = (node.oneOf as JsonSchemaNode[]).map((branch) => checkerFor(branch))
     return
   }
   if (node.type !== undefined) {
-    checker.kind = KIND_BY_TYPE[node.type] ?? KIND_ANY
-    checker.typeName = node.type
+    const type = node.type as string
+    checker.kind = KIND_BY_TYPE[type] ?? KIND_ANY
+    checker.typeName = type
   } else if (node.enum !== undefined || 'const' in node) {
     checker.kind = KIND_SCALAR_ENUM
   }
@@ -111,7 +112,7 @@ function fill(checker: Checker, node: JsonSchemaNode, checkerFor: (node: JsonSch
   if ('const' in node) setConst(checker, node.const)
   if (checker.kind === KIND_ARRAY) {
     checker.inline = false
-    if (node.items !== undefined) checker.items = checkerFor(node.items)
+    if (node.items !== undefined) checker.items = checkerFor(node.items as JsonSchemaNode)
   } else if (checker.kind === KIND_OBJECT) {
     checker.inline = false
     checker.closed = node.additionalProperties === false
@@ -119,7 +120,7 @@ function fill(checker: Checker, node: JsonSchemaNode, checkerFor: (node: JsonSch
     const required = new Set(node.required ?? [])
     const propMap = new Map<string, Checker>()
     for (const key of Object.keys(properties)) {
-      const child = checkerFor(properties[key]!)
+      const child = checkerFor(properties[key] as JsonSchemaNode)
       checker.keys.push(key)
       checker.props.push(child)
       checker.required.push(required.has(key))
