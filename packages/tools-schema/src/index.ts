@@ -6,6 +6,7 @@ export {
   compileJsonSchemaValidator,
   compileParameterSpecValidator,
   compileValueSpecValidator,
+  type JsonSchemaValidatorOptions,
   type SchemaValidator,
 } from './compile-validator'
 export { pyComment, pyDocstring, quotedString, tsDocComment } from './doc-comments'
@@ -20,6 +21,8 @@ export {
 } from './errors'
 export { isPythonFieldName, jsonSchemaToPy } from './json-schema-to-py'
 export { jsonSchemaToTs } from './json-schema-to-ts'
+export { lintSchema, type SchemaLint } from './lint-schema'
+export { type NormalizeSchemaOptions, normalizeSchema } from './normalize-schema'
 export {
   createPyRenderContext,
   type PyRenderContext,

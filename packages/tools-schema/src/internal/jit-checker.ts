@@ -26,7 +26,7 @@ export type Predicate = (value: unknown) => boolean
 const MAX_NODES = 2000
 /** Inline nesting beyond this starts a new function (keeps generated blocks shallow). */
 const MAX_INLINE_DEPTH = 12
-const MAX_CALL_DEPTH = 1000
+const MAX_CALL_DEPTH = 200
 const MAX_INLINE_ENUM = 8
 const NUMERIC = TYPE_NUMBER | TYPE_INTEGER
 

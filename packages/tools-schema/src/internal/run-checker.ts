@@ -109,9 +109,16 @@ function apply(
   }
   const groups: Frame[][] = []
   applicators(node, value, path, sink, groups)
-  if (Array.isArray(value)) array(node, value, path, sink, groups)
-  else if (typeof value === 'object' && value !== null)
-    object(node, value as Record<string, unknown>, path, sink, groups)
+  // An applicator that must pass (ref, allOf, anyOf, oneOf) already checks that the members are
+  // JSON; checking them here too would make recursive schemas quadratic.
+  const delegated = node.ref !== undefined || node.allOf.length + node.anyOf.length + node.oneOf.length > 0
+  if (typeof value === 'object' && value !== null) {
+    const isArray = Array.isArray(value)
+    if (!(isArray ? node.arrayKeywords : node.objectKeywords)) {
+      if (!delegated) checkJson(sink, path, [], value)
+    } else if (isArray) array(node, value, path, sink, groups, delegated)
+    else object(node, value as Record<string, unknown>, path, sink, groups, delegated)
+  }
   // Groups run in creation order (violations in declaration order); a group's own frames keep
   // their order (a combinator's resume frame sits below its branch trials).
   for (let i = groups.length - 1; i >= 0; i--) stack.push(...groups[i]!)
@@ -201,6 +208,7 @@ function array(
   path: PathNode | undefined,
   sink: Sink,
   stack: Frame[][],
+  delegated: boolean,
 ): void {
   const length = value.length
   if (node.minItems !== undefined && length < node.minItems)
@@ -220,7 +228,7 @@ function array(
   for (let i = 0; i < length; i++) {
     const child = i < prefix.length ? prefix[i] : node.items
     if (child !== undefined) push(stack, child, value[i], { parent: path, key: i }, sink)
-    else checkJson(sink, path, [i], value[i])
+    else if (!delegated) checkJson(sink, path, [i], value[i])
   }
   const contains = node.contains
   if (contains !== undefined) {
@@ -257,6 +265,7 @@ function object(
   path: PathNode | undefined,
   sink: Sink,
   stack: Frame[][],
+  delegated: boolean,
 ): void {
   const keys = Object.keys(value)
   if (node.minProperties !== undefined && keys.length < node.minProperties)
@@ -304,7 +313,7 @@ function object(
       if (node.additionalProperties.never)
         stack.push([{ resume: () => report(sink, at, `unexpected property ${JSON.stringify(key)}`) }])
       else push(stack, node.additionalProperties, member, at, sink)
-    } else {
+    } else if (!delegated) {
       const problem = findJsonProblem(member)
       if (problem !== undefined) reportAt(sink, path, [key, ...problem.segments], problem.message)
     }
