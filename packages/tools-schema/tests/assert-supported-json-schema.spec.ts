@@ -20,6 +20,7 @@ describe('assertSupportedJsonSchema is a well-formedness gate', () => {
     ['bounds', { minimum: -1, exclusiveMaximum: 3.5, multipleOf: 0.5, minLength: 0, maxItems: 3 }],
     [
       'combinators',
+      // biome-ignore lint/suspicious/noThenProperty: `then` is a JSON Schema keyword
       { anyOf: [{ type: 'string' }], allOf: [true], oneOf: [{}], not: false, if: {}, then: {}, else: {} },
     ],
     ['local refs', { $defs: { a: { type: 'string' } }, properties: { x: { $ref: '#/$defs/a' } } }],

@@ -35,6 +35,7 @@ describe.each([
     ['not', { not: { type: 'string' } }, [1], ['x']],
     [
       'if/then/else',
+      // biome-ignore lint/suspicious/noThenProperty: `then` is a JSON Schema keyword
       { if: { minimum: 10 }, then: { multipleOf: 2 }, else: { multipleOf: 3 } },
       [12, 9],
       [11, 4],

@@ -180,12 +180,12 @@ class Generator {
       const b = this.name('b')
       code += `${b}: {\n${this.child(node.not, v, b, depth)}break ${fail};\n}\n`
     }
-    if (node.if !== undefined && (node.then !== undefined || node.else !== undefined)) {
+    if (node.ifNode !== undefined && (node.thenNode !== undefined || node.elseNode !== undefined)) {
       const b = this.name('b')
       const c = this.name('c')
-      code += `{ let ${c} = false;\n${b}: {\n${this.child(node.if, v, b, depth)}${c} = true;\n}\n`
-      if (node.then !== undefined) code += `if (${c}) {\n${this.child(node.then, v, fail, depth)}}\n`
-      if (node.else !== undefined) code += `if (!${c}) {\n${this.child(node.else, v, fail, depth)}}\n`
+      code += `{ let ${c} = false;\n${b}: {\n${this.child(node.ifNode, v, b, depth)}${c} = true;\n}\n`
+      if (node.thenNode !== undefined) code += `if (${c}) {\n${this.child(node.thenNode, v, fail, depth)}}\n`
+      if (node.elseNode !== undefined) code += `if (!${c}) {\n${this.child(node.elseNode, v, fail, depth)}}\n`
       code += '}\n'
     }
     return code

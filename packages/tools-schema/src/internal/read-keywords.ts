@@ -19,6 +19,14 @@ export interface ReadContext {
 
 type Raw = Record<string, unknown>
 
+/** Node fields named differently from their keyword (a class member may not be called `then`). */
+const FIELD: Readonly<Record<string, 'ifNode' | 'thenNode' | 'elseNode'>> = {
+  if: 'ifNode',
+  // biome-ignore lint/suspicious/noThenProperty: `then` is a JSON Schema keyword
+  then: 'thenNode',
+  else: 'elseNode',
+}
+
 export function fail(path: string, detail: string): never {
   throw new UnsupportedJsonSchemaError(path, detail)
 }
@@ -172,7 +180,10 @@ export function readKeywords(node: SchemaNode, raw: Raw, path: string, cx: ReadC
   ] as const) {
     if (!known(key)) continue
     if (!isSchema(raw[key])) fail(joinPath(path, key), `${key} must be a schema`)
-    node[key] = cx.child(raw[key], joinPath(path, key))
+    node[FIELD[key] ?? (key as Exclude<typeof key, 'if' | 'then' | 'else'>)] = cx.child(
+      raw[key],
+      joinPath(path, key),
+    )
   }
   node.minimum = number(raw, 'minimum', path, 'any')
   node.maximum = number(raw, 'maximum', path, 'any')

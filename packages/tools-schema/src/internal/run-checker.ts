@@ -93,11 +93,15 @@ function apply(
   sink: Sink,
   stack: Frame[],
 ): void {
-  if (node.never) return report(sink, path, 'no value is allowed here (false schema)')
-  const problem = shallowProblem(value)
-  if (node.types !== 0 && (problem !== undefined || (node.types & typeBitsOf(value)) === 0))
-    return report(sink, path, typeMessage(node, value))
-  if (problem !== undefined) return report(sink, path, problem)
+  const problem = node.never ? 'no value is allowed here (false schema)' : shallowProblem(value)
+  if (!node.never && node.types !== 0 && (problem !== undefined || (node.types & typeBitsOf(value)) === 0)) {
+    report(sink, path, typeMessage(node, value))
+    return
+  }
+  if (problem !== undefined) {
+    report(sink, path, problem)
+    return
+  }
   if (node.enumSet !== undefined && !node.enumSet.has(value)) report(sink, path, enumMessage(node))
   if (node.constSet !== undefined && !node.constSet.has(value)) report(sink, path, constMessage(node))
   if (typeof value === 'number') {
@@ -144,7 +148,7 @@ function applicators(
         },
       },
     ]
-    node.oneOf.forEach((branch, i) => group.push(frame(branch, value, path, trials[i]!)))
+    for (let i = 0; i < node.oneOf.length; i++) group.push(frame(node.oneOf[i]!, value, path, trials[i]!))
     stack.push(group)
   }
   if (node.not !== undefined) {
@@ -158,9 +162,9 @@ function applicators(
       frame(node.not, value, path, trial),
     ])
   }
-  if (node.if !== undefined && (node.then !== undefined || node.else !== undefined)) {
+  if (node.ifNode !== undefined && (node.thenNode !== undefined || node.elseNode !== undefined)) {
     const trial = trialSink()
-    const { then: thenNode, else: elseNode } = node
+    const { thenNode, elseNode } = node
     stack.push([
       {
         resume: (inner) => {
@@ -168,7 +172,7 @@ function applicators(
           if (next !== undefined) inner.push(frame(next, value, path, sink))
         },
       },
-      frame(node.if, value, path, trial),
+      frame(node.ifNode, value, path, trial),
     ])
   }
 }
@@ -216,8 +220,10 @@ function array(
   if (node.maxItems !== undefined && length > node.maxItems)
     report(sink, path, `expected at most ${node.maxItems} items, got ${length}`)
   for (let i = 0; i < length; i++) {
-    if (!hasOwn.call(value, i))
-      return report(sink, path, `expected JSON value, got a sparse array (hole at index ${i})`)
+    if (!hasOwn.call(value, i)) {
+      report(sink, path, `expected JSON value, got a sparse array (hole at index ${i})`)
+      return
+    }
   }
   if (node.uniqueItems) {
     const duplicate = findDuplicate(value)

@@ -78,9 +78,9 @@ export class SchemaNode {
   anyOf: SchemaNode[] = []
   oneOf: SchemaNode[] = []
   not: SchemaNode | undefined = undefined
-  if: SchemaNode | undefined = undefined
-  then: SchemaNode | undefined = undefined
-  else: SchemaNode | undefined = undefined
+  ifNode: SchemaNode | undefined = undefined
+  thenNode: SchemaNode | undefined = undefined
+  elseNode: SchemaNode | undefined = undefined
 
   /** True when any array / object keyword is present (otherwise containers are only JSON-checked). */
   arrayKeywords = false
@@ -96,7 +96,7 @@ export class SchemaNode {
 /** The in-place applicators of a node: subschemas applied to the same value. */
 export function inPlaceChildren(node: SchemaNode): SchemaNode[] {
   const out = [...node.allOf, ...node.anyOf, ...node.oneOf]
-  for (const child of [node.ref, node.not, node.if, node.then, node.else])
+  for (const child of [node.ref, node.not, node.ifNode, node.thenNode, node.elseNode])
     if (child !== undefined) out.push(child)
   for (const entry of node.dependentSchemas) out.push(entry.node)
   return out

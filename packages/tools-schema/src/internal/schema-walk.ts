@@ -31,12 +31,13 @@ export function walkSchemas(root: unknown): SchemaSite[] {
     for (const key of SCHEMA_KEYWORDS) {
       const value = node[key]
       if (key === 'items' && Array.isArray(value))
-        value.forEach((item, i) => visit(item, joinPath(joinPath(path, key), i)))
+        for (let i = 0; i < value.length; i++) visit(value[i], joinPath(joinPath(path, key), i))
       else visit(value, joinPath(path, key))
     }
     for (const key of SCHEMA_LIST_KEYWORDS) {
       const value = node[key]
-      if (Array.isArray(value)) value.forEach((item, i) => visit(item, joinPath(joinPath(path, key), i)))
+      if (Array.isArray(value))
+        for (let i = 0; i < value.length; i++) visit(value[i], joinPath(joinPath(path, key), i))
     }
     for (const key of [...SCHEMA_MAP_KEYWORDS, 'dependencies']) {
       const value = node[key]
