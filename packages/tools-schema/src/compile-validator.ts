@@ -1,8 +1,11 @@
-import { assertSupportedJsonSchema } from './assert-supported-json-schema'
-import { buildChecker } from './internal/build-checker'
+import { compileSchema } from './internal/compile-schema'
+import { compilePredicate } from './internal/jit-checker'
+import { findJsonProblem } from './internal/json-check'
+import { formatSegment } from './internal/path'
 import { runChecker } from './internal/run-checker'
+import type { SchemaNode } from './internal/schema-node'
 import type { ParameterSchemaSpec, ValueSchemaSpec } from './schema-spec'
-import type { JsonSchemaNode, SchemaViolation } from './types'
+import type { JsonSchema, SchemaViolation } from './types'
 import {
   parameterSchemaSpecToJsonSchema,
   valueSchemaSpecToJsonSchema,
@@ -11,23 +14,58 @@ import {
 /** A compiled validator: returns the violations of `value` (empty when valid). */
 export type SchemaValidator = (value: unknown) => SchemaViolation[]
 
+/** Options of `compileJsonSchemaValidator`. */
+export interface JsonSchemaValidatorOptions {
+  /**
+   * `'annotate'` (default): `format` is an annotation. `'assert'`: date-time, date, time,
+   * duration, email, hostname, ipv4, ipv6, uri, uri-reference, uuid and regex are checked
+   * (other format names stay annotations).
+   */
+  readonly formats?: 'annotate' | 'assert'
+}
+
 // Each entry point takes exactly one kind of schema: `{}` is both an empty parameter spec and
 // the any-JSON node, so no function here may look at a schema and decide what it is.
 
-function compileNode(node: JsonSchemaNode): SchemaValidator {
-  const checker = buildChecker(node)
-  return (value) => runChecker(checker, value)
+function validatorFor(root: SchemaNode, recursive: boolean): SchemaValidator {
+  const fast = compilePredicate(root)
+  return (value) => {
+    if (fast !== null) {
+      try {
+        if (fast(value)) return []
+      } catch {
+        // Too deep for the generated code, or a hostile accessor threw: the interpreter decides.
+      }
+    }
+    if (recursive) {
+      // A recursive schema could follow a cyclic value forever: refuse non-JSON values first.
+      const problem = findJsonProblem(value)
+      if (problem !== undefined) {
+        let path = '$'
+        for (const segment of problem.segments) path += formatSegment(segment)
+        return [{ path, message: problem.message }]
+      }
+    }
+    return runChecker(root, value)
+  }
+}
+
+function compileNode(node: unknown, options: JsonSchemaValidatorOptions = {}): SchemaValidator {
+  const compiled = compileSchema(node, options)
+  return validatorFor(compiled.root, compiled.recursive)
 }
 
 /**
- * Compiles a raw `JsonSchemaNode` of the enforced subset (asserted with
- * `assertSupportedJsonSchema`; throws `UnsupportedJsonSchemaError` outside it) into a validator
- * that reuses the pre-analysed schema (property maps, required sets, enum sets) on every call.
- * `{}` accepts any JSON value.
+ * Compiles a JSON Schema (draft-07, 2019-09 or 2020-12 by `$schema`, default 2020-12; a schema
+ * object or a boolean schema) into a validator. The schema is checked first exactly as
+ * `assertSupportedJsonSchema` does (throws `UnsupportedJsonSchemaError` with a path). Valid
+ * values take a generated fast path; invalid ones are explained by a stack-safe interpreter.
  */
-export function compileJsonSchemaValidator(node: JsonSchemaNode): SchemaValidator {
-  assertSupportedJsonSchema(node)
-  return compileNode(node)
+export function compileJsonSchemaValidator(
+  node: JsonSchema,
+  options: JsonSchemaValidatorOptions = {},
+): SchemaValidator {
+  return compileNode(node, options)
 }
 
 /**

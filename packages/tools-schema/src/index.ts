@@ -12,6 +12,7 @@ export {
   compileJsonSchemaValidator,
   compileParameterSpecValidator,
   compileValueSpecValidator,
+  type JsonSchemaValidatorOptions,
   type SchemaValidator,
 } from './compile-validator'
 export { pyComment, pyDocstring, quotedString, tsDocComment } from './doc-comments'
@@ -28,6 +29,8 @@ export {
 } from './errors'
 export { isPythonFieldName, jsonSchemaToPy } from './json-schema-to-py'
 export { jsonSchemaToTs } from './json-schema-to-ts'
+export { lintSchema, type SchemaLint } from './lint-schema'
+export { type NormalizeSchemaOptions, normalizeSchema } from './normalize-schema'
 export { providerArgsToCanonical } from './provider-args-to-canonical'
 export {
   createPyRenderContext,
@@ -74,6 +77,7 @@ export type {
   JsonArray,
   JsonObject,
   JsonScalar,
+  JsonSchema,
   JsonSchemaNode,
   JsonSchemaTypeName,
   JsonValue,

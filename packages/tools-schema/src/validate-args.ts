@@ -4,7 +4,7 @@ import {
   type SchemaValidator,
 } from './compile-validator'
 import type { ParameterSchemaSpec } from './schema-spec'
-import type { JsonSchemaNode, SchemaViolation } from './types'
+import type { JsonSchema, SchemaViolation } from './types'
 
 const argsCache = new WeakMap<object, SchemaValidator>()
 const nodeCache = new WeakMap<object, SchemaValidator>()
@@ -24,17 +24,20 @@ export function validateArgs(spec: ParameterSchemaSpec, value: unknown): SchemaV
   return validator(value)
 }
 
+const booleanValidators = new Map<boolean, SchemaValidator>()
+
 /**
- * Validates `value` against a raw `JsonSchemaNode` of the enforced subset (objects are open
- * unless `additionalProperties: false`; `{}` accepts any JSON value and nothing else). Throws
- * `UnsupportedJsonSchemaError` for a schema outside the subset; otherwise returns path-qualified
- * violations. Cached per schema object.
+ * Validates `value` against a JSON Schema (objects are open unless `additionalProperties` says
+ * otherwise; `{}` and `true` accept any JSON value and nothing else; `format` is an annotation).
+ * Throws `UnsupportedJsonSchemaError` for a malformed schema; otherwise returns path-qualified
+ * violations. Cached per schema object, so do not mutate a schema after use.
  */
-export function validateJsonSchemaValue(node: JsonSchemaNode, value: unknown): SchemaViolation[] {
-  let validator = nodeCache.get(node)
+export function validateJsonSchemaValue(node: JsonSchema, value: unknown): SchemaViolation[] {
+  const cache = typeof node === 'boolean' ? booleanValidators : nodeCache
+  let validator = cache.get(node as object & boolean)
   if (validator === undefined) {
     validator = compileJsonSchemaValidator(node)
-    nodeCache.set(node, validator)
+    cache.set(node as object & boolean, validator)
   }
   return validator(value)
 }

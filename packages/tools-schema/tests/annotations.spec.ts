@@ -5,6 +5,7 @@ import {
   compileValueSpecValidator,
   type InferArgs,
   type InferValue,
+  type JsonSchemaNode,
   type ParameterSchemaSpec,
   parameterSchemaSpecToJsonSchema,
   SchemaDefinitionError,
@@ -66,9 +67,11 @@ describe('DSL annotations', () => {
       default: 'a',
       deprecated: true,
     })
-    expect(node.properties!.opts!.default).toEqual({ deep: [1, { x: null }] })
-    expect(node.properties!.opts!.default).not.toBe(annotated.opts.default)
-    expect(Object.isFrozen((node.properties!.opts!.default as { deep: object }).deep)).toBe(true)
+    expect((node.properties!.opts as JsonSchemaNode).default).toEqual({ deep: [1, { x: null }] })
+    expect((node.properties!.opts as JsonSchemaNode).default).not.toBe(annotated.opts.default)
+    expect(
+      Object.isFrozen(((node.properties!.opts as JsonSchemaNode).default as { deep: object }).deep),
+    ).toBe(true)
     expect(node.properties!.pick).toEqual({
       oneOf: [{ type: 'string' }, { type: 'null' }],
       default: null,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  type JsonSchemaNode,
   type ParameterSchemaSpec,
   parameterSchemaSpecToJsonSchema,
   SchemaDefinitionError,
@@ -52,7 +53,8 @@ describe('parameterSchemaSpecToJsonSchema', () => {
     })
     expect(Object.isFrozen(node)).toBe(true)
     expect(Object.isFrozen(node.properties)).toBe(true)
-    expect(Object.isFrozen(node.properties?.a?.items?.enum)).toBe(true)
+    const a = node.properties?.a as JsonSchemaNode | undefined
+    expect(Object.isFrozen((a?.items as JsonSchemaNode | undefined)?.enum)).toBe(true)
   })
 
   it('rejects symbol keys in the parameter record', () => {

@@ -67,7 +67,9 @@ function valueFor(node: JsonSchemaNode): fc.Arbitrary<JsonValue> {
       return fc.constant(null)
     case 'array':
       return fc.array(
-        node.items === undefined ? (fc.jsonValue() as fc.Arbitrary<JsonValue>) : valueFor(node.items),
+        node.items === undefined
+          ? (fc.jsonValue() as fc.Arbitrary<JsonValue>)
+          : valueFor(node.items as JsonSchemaNode),
         {
           maxLength: 3,
         },
@@ -76,7 +78,7 @@ function valueFor(node: JsonSchemaNode): fc.Arbitrary<JsonValue> {
       const properties = node.properties ?? {}
       const required = new Set(node.required ?? [])
       const model: Record<string, fc.Arbitrary<JsonValue>> = {}
-      for (const [key, child] of Object.entries(properties)) model[key] = valueFor(child)
+      for (const [key, child] of Object.entries(properties)) model[key] = valueFor(child as JsonSchemaNode)
       return fc.record(model, { requiredKeys: [...required] }) as fc.Arbitrary<JsonValue>
     }
     default:
@@ -93,13 +95,15 @@ function typedSites(node: JsonSchemaNode, value: JsonValue): { keys: (string | n
   while (stack.length > 0) {
     const { node: current, value: v, keys } = stack.pop()!
     if (current.type === undefined || current.oneOf !== undefined) continue
-    sites.push({ keys, type: current.type })
+    sites.push({ keys, type: current.type as string })
     if (current.type === 'array' && current.items !== undefined && Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) stack.push({ node: current.items, value: v[i]!, keys: [...keys, i] })
+      for (let i = 0; i < v.length; i++)
+        stack.push({ node: current.items as JsonSchemaNode, value: v[i]!, keys: [...keys, i] })
     }
     if (current.type === 'object' && typeof v === 'object' && v !== null && !Array.isArray(v)) {
       for (const [key, child] of Object.entries(current.properties ?? {})) {
-        if (Object.hasOwn(v, key)) stack.push({ node: child, value: v[key]!, keys: [...keys, key] })
+        if (Object.hasOwn(v, key))
+          stack.push({ node: child as JsonSchemaNode, value: v[key]!, keys: [...keys, key] })
       }
     }
   }

@@ -1,33 +1,37 @@
+import { findJsonProblem, isPlainJsonObject } from './json-check'
+import { findDuplicate } from './json-equal'
+import { codePointLength } from './keyword-messages'
 import {
-  type Checker,
-  type FastCheck,
-  KIND_ANY,
-  KIND_ARRAY,
-  KIND_BOOLEAN,
-  KIND_INTEGER,
-  KIND_NULL,
-  KIND_NUMBER,
-  KIND_OBJECT,
-  KIND_ONE_OF,
-  KIND_STRING,
-} from './checker'
-import {
-  checkExtraMember,
-  checkJson,
-  containerMessage,
-  inlineMessage,
-  oneOfMessage,
-  reportAt,
-  trialSink,
-} from './sink'
+  allChildren,
+  type SchemaNode,
+  TYPE_ARRAY,
+  TYPE_BOOLEAN,
+  TYPE_INTEGER,
+  TYPE_NULL,
+  TYPE_NUMBER,
+  TYPE_OBJECT,
+  TYPE_STRING,
+} from './schema-node'
 
-/** Subtrees deeper or larger than this stay with the explicit-stack interpreter. */
-const MAX_DEPTH = 12
-const MAX_NODES = 800
-/** Enums up to this size compile to `===` chains; larger ones use a Set. */
+/**
+ * The fast path: a generated boolean predicate, exact for JSON values and false for anything
+ * else, so `true` means "no violations" and the explicit-stack interpreter only runs (to explain)
+ * when it says `false`. Small subschemas become straight-line code inlined into their parent;
+ * `$ref` targets and shared nodes become functions. A call deeper than MAX_CALL_DEPTH throws
+ * BAIL and the caller falls back to the interpreter, so the stack stays bounded.
+ */
+export type Predicate = (value: unknown) => boolean
+
+/** Schemas with more nodes than this are not code-generated (interpreter only). */
+const MAX_NODES = 2000
+/** Inline nesting beyond this starts a new function (keeps generated blocks shallow). */
+const MAX_INLINE_DEPTH = 12
+const MAX_CALL_DEPTH = 200
 const MAX_INLINE_ENUM = 8
+const NUMERIC = TYPE_NUMBER | TYPE_INTEGER
 
-const TOO_BIG = Symbol('too-big')
+/** Thrown by generated code when recursion gets too deep; means "ask the interpreter". */
+export const BAIL = Symbol('bail')
 
 let enabled = true
 
@@ -38,8 +42,12 @@ export function setFastChecksEnabled(flag: boolean): void {
 
 class Generator {
   readonly constants: unknown[] = []
-  private nodes = 0
+  readonly functions = new Map<SchemaNode, string>()
+  readonly bodies: string[] = []
+  private readonly pending: SchemaNode[] = []
   private names = 0
+
+  constructor(readonly functionNodes: ReadonlySet<SchemaNode>) {}
 
   constant(value: unknown): string {
     this.constants.push(value)
@@ -50,168 +58,303 @@ class Generator {
     return `${prefix}${this.names++}`
   }
 
-  /** A JS expression that is true exactly when the inline checker accepts `v`. */
-  private validWhen(checker: Checker, v: string): string {
-    const parts: string[] = []
-    switch (checker.kind) {
-      case KIND_STRING:
-        parts.push(`typeof ${v} === "string"`)
-        break
-      case KIND_NUMBER:
-        parts.push(`typeof ${v} === "number" && ${v} - ${v} === 0`)
-        break
-      case KIND_INTEGER:
-        parts.push(`Number.isInteger(${v})`)
-        break
-      case KIND_BOOLEAN:
-        parts.push(`typeof ${v} === "boolean"`)
-        break
-      case KIND_NULL:
-        parts.push(`${v} === null`)
-        break
+  functionFor(node: SchemaNode): string {
+    let name = this.functions.get(node)
+    if (name === undefined) {
+      name = this.name('F')
+      this.functions.set(node, name)
+      this.pending.push(node)
     }
-    const set = checker.enumSet
-    if (set !== undefined) {
-      if (set.size <= MAX_INLINE_ENUM) {
-        parts.push(`(${[...set].map((member) => `${v} === ${JSON.stringify(member)}`).join(' || ')})`)
-      } else {
-        parts.push(`${this.constant(set)}.has(${v})`)
-      }
-    }
-    if (checker.hasConst) parts.push(`${v} === ${JSON.stringify(checker.constValue)}`)
-    return parts.length === 0 ? 'true' : parts.join(' && ')
+    return name
   }
 
-  private inline(checker: Checker, v: string, segs: string, sink: string): string {
-    const m = this.name('m')
-    return (
-      `if (!(${this.validWhen(checker, v)})) { const ${m} = IM(${this.constant(checker)}, ${v}); ` +
-      `if (${m} !== undefined) RA(${sink}, p, [${segs}], ${m}); }\n`
-    )
-  }
-
-  /** Code validating `v` (a local) against `checker`, reporting at `p` + `segs` into `sink`. */
-  gen(checker: Checker, v: string, segs: string, sink: string, depth: number): string {
-    if (++this.nodes > MAX_NODES || depth > MAX_DEPTH) throw TOO_BIG
-    switch (checker.kind) {
-      case KIND_OBJECT:
-        return this.object(checker, v, segs, sink, depth)
-      case KIND_ARRAY: {
-        const head = `if (!Array.isArray(${v})) RA(${sink}, p, [${segs}], CM("array", ${v}));\n`
-        if (checker.items === undefined) return `${head}else CJ(${sink}, p, [${segs}], ${v});\n`
-        const i = this.name('i')
-        const x = this.name('x')
-        const inner = checker.items.inline
-          ? this.inline(checker.items, x, join(segs, i), sink)
-          : this.gen(checker.items, x, join(segs, i), sink, depth + 1)
-        return `${head}else for (let ${i} = 0; ${i} < ${v}.length; ${i}++) { const ${x} = ${v}[${i}];\n${inner}}\n`
-      }
-      case KIND_ONE_OF: {
-        const trials: string[] = []
-        let code = '{\n'
-        for (const branch of checker.branches) {
-          const t = this.name('t')
-          trials.push(t)
-          code += `const ${t} = TS();\n`
-          code += branch.inline ? this.inline(branch, v, segs, t) : this.gen(branch, v, segs, t, depth + 1)
-        }
-        const m = this.name('m')
-        return `${code}const ${m} = OF([${trials.join(', ')}]); if (${m} !== undefined) RA(${sink}, p, [${segs}], ${m});\n}\n`
-      }
-      case KIND_ANY:
-        return `CJ(${sink}, p, [${segs}], ${v});\n`
-      default:
-        return this.inline(checker, v, segs, sink)
+  generateAll(): void {
+    while (this.pending.length > 0) {
+      const node = this.pending.pop()!
+      const name = this.functions.get(node)!
+      const body = this.gen(node, 'v', 'f', 0)
+      this.bodies.push(
+        `function ${name}(v, d) { if (d > ${MAX_CALL_DEPTH}) throw B;\nf: {\n${body}return true;\n}\nreturn false;\n}`,
+      )
     }
   }
 
-  private object(checker: Checker, v: string, segs: string, sink: string, depth: number): string {
-    // Plain objects only (Object or null prototype; an array's prototype is neither).
-    let code =
-      `if (typeof ${v} !== "object" || ${v} === null || ((PR = GP(${v})) !== OP && PR !== null)) ` +
-      `RA(${sink}, p, [${segs}], CM("object", ${v}));\nelse {\n`
-    const deferred: string[] = []
-    checker.keys.forEach((key, index) => {
-      const child = checker.props[index]!
+  /** Code checking `value` (an expression already bound to a local) against `node`. */
+  child(node: SchemaNode, value: string, fail: string, depth: number): string {
+    if (this.functionNodes.has(node) || depth > MAX_INLINE_DEPTH)
+      return `if (!${this.functionFor(node)}(${value}, d + 1)) break ${fail};\n`
+    return this.gen(node, value, fail, depth + 1)
+  }
+
+  /** Statements that `break fail` exactly when `v` is not valid against `node`. */
+  gen(node: SchemaNode, v: string, fail: string, depth: number): string {
+    if (node.never) return `break ${fail};\n`
+    // An applicator that must pass (ref, allOf, anyOf, oneOf) already proves `v` is JSON.
+    const delegated = node.ref !== undefined || node.allOf.length + node.anyOf.length + node.oneOf.length > 0
+    let code = node.types !== 0 ? `if (!(${typeCondition(node.types, v)})) break ${fail};\n` : ''
+    if (node.enumSet !== undefined)
+      code += `if (!(${this.member(node.enumValues!, node.enumSet, v)})) break ${fail};\n`
+    if (node.constSet !== undefined)
+      code += `if (!(${this.member([node.constValue], node.constSet, v)})) break ${fail};\n`
+    code += this.scalars(node, v, fail)
+    code += this.applicators(node, v, fail, depth)
+    const arrayCode = this.array(node, v, fail, depth, delegated)
+    const objectCode = this.object(node, v, fail, depth, delegated)
+    if (node.types === TYPE_ARRAY) return code + arrayCode
+    if (node.types === TYPE_OBJECT) return code + objectCode
+    const branches: string[] = []
+    if (arrayCode !== '' && (node.types === 0 || node.types & TYPE_ARRAY))
+      branches.push(`if (Array.isArray(${v})) {\n${arrayCode}}`)
+    if (objectCode !== '' && (node.types === 0 || node.types & TYPE_OBJECT))
+      branches.push(
+        `if (typeof ${v} === "object" && ${v} !== null && !Array.isArray(${v})) {\n${objectCode}}`,
+      )
+    if (node.types === 0 && !delegated)
+      branches.push(
+        `if (!(typeof ${v} === "object" || typeof ${v} === "string" || typeof ${v} === "boolean" || (typeof ${v} === "number" && ${v} - ${v} === 0))) break ${fail};`,
+      )
+    return branches.length === 0 ? code : `${code}${branches.join(' else ')}\n`
+  }
+
+  private member(values: readonly unknown[], set: unknown, v: string): string {
+    const scalar = values.every((value) => typeof value !== 'object' || value === null)
+    if (scalar && values.length <= MAX_INLINE_ENUM)
+      return values.length === 0
+        ? 'false'
+        : values.map((value) => `${v} === ${JSON.stringify(value)}`).join(' || ')
+    return `${this.constant(set)}.has(${v})`
+  }
+
+  private scalars(node: SchemaNode, v: string, fail: string): string {
+    let numeric = ''
+    const bound = (key: 'minimum' | 'maximum' | 'exclusiveMinimum' | 'exclusiveMaximum', op: string) => {
+      const limit = node[key]
+      if (limit !== undefined) numeric += `if (${v} ${op} ${limit}) break ${fail};\n`
+    }
+    bound('minimum', '<')
+    bound('maximum', '>')
+    bound('exclusiveMinimum', '<=')
+    bound('exclusiveMaximum', '>=')
+    if (node.multipleOf !== undefined)
+      numeric += `if (!Number.isInteger(${v} / ${node.multipleOf})) break ${fail};\n`
+    let text = ''
+    if (node.minLength !== undefined)
+      text += `if (${v}.length < ${node.minLength} || (${v}.length < ${2 * node.minLength} && CP(${v}) < ${node.minLength})) break ${fail};\n`
+    if (node.maxLength !== undefined)
+      text += `if (${v}.length > ${node.maxLength} && CP(${v}) > ${node.maxLength}) break ${fail};\n`
+    if (node.pattern !== undefined) text += `if (!${this.constant(node.pattern)}.test(${v})) break ${fail};\n`
+    if (node.format !== undefined) text += `if (!${this.constant(node.format)}(${v})) break ${fail};\n`
+    let code = ''
+    if (numeric !== '')
+      code +=
+        (node.types & ~NUMERIC) === 0 && node.types !== 0
+          ? numeric
+          : `if (typeof ${v} === "number") {\n${numeric}}\n`
+    if (text !== '') code += node.types === TYPE_STRING ? text : `if (typeof ${v} === "string") {\n${text}}\n`
+    return code
+  }
+
+  private applicators(node: SchemaNode, v: string, fail: string, depth: number): string {
+    let code = ''
+    if (node.ref !== undefined) code += `if (!${this.functionFor(node.ref)}(${v}, d + 1)) break ${fail};\n`
+    for (const branch of node.allOf) code += this.child(branch, v, fail, depth)
+    if (node.anyOf.length > 0) {
+      const ok = this.name('ok')
+      code += `${ok}: {\n`
+      for (const branch of node.anyOf) {
+        const b = this.name('b')
+        code += `${b}: {\n${this.child(branch, v, b, depth)}break ${ok};\n}\n`
+      }
+      code += `break ${fail};\n}\n`
+    }
+    if (node.oneOf.length > 0) {
+      const n = this.name('n')
+      code += `{ let ${n} = 0;\n`
+      for (const branch of node.oneOf) {
+        const b = this.name('b')
+        code += `${b}: {\n${this.child(branch, v, b, depth)}${n}++;\n}\n`
+      }
+      code += `if (${n} !== 1) break ${fail};\n}\n`
+    }
+    if (node.not !== undefined) {
+      const b = this.name('b')
+      code += `${b}: {\n${this.child(node.not, v, b, depth)}break ${fail};\n}\n`
+    }
+    if (node.ifNode !== undefined && (node.thenNode !== undefined || node.elseNode !== undefined)) {
+      const b = this.name('b')
+      const c = this.name('c')
+      code += `{ let ${c} = false;\n${b}: {\n${this.child(node.ifNode, v, b, depth)}${c} = true;\n}\n`
+      if (node.thenNode !== undefined) code += `if (${c}) {\n${this.child(node.thenNode, v, fail, depth)}}\n`
+      if (node.elseNode !== undefined) code += `if (!${c}) {\n${this.child(node.elseNode, v, fail, depth)}}\n`
+      code += '}\n'
+    }
+    return code
+  }
+
+  private array(node: SchemaNode, v: string, fail: string, depth: number, delegated: boolean): string {
+    if (!node.arrayKeywords) return delegated ? '' : `if (!IJ(${v})) break ${fail};\n`
+    let code = delegated ? '' : `if (GP(${v}) !== AP) break ${fail};\n`
+    if (node.minItems !== undefined) code += `if (${v}.length < ${node.minItems}) break ${fail};\n`
+    if (node.maxItems !== undefined) code += `if (${v}.length > ${node.maxItems}) break ${fail};\n`
+    if (node.uniqueItems) code += `if (!UQ(${v})) break ${fail};\n`
+    node.prefixItems.forEach((item, j) => {
+      const x = this.name('x')
+      code += `if (${v}.length > ${j}) { const ${x} = ${v}[${j}];\n${this.child(item, x, fail, depth)}}\n`
+    })
+    const i = this.name('i')
+    const x = this.name('x')
+    const start = node.prefixItems.length
+    if (node.items !== undefined) {
+      code += `for (let ${i} = ${start}; ${i} < ${v}.length; ${i}++) { const ${x} = ${v}[${i}];\n${this.child(node.items, x, fail, depth)}}\n`
+    } else if (!delegated) {
+      code += `for (let ${i} = ${start}; ${i} < ${v}.length; ${i}++) if (!IJ(${v}[${i}])) break ${fail};\n`
+    }
+    if (node.contains !== undefined) {
+      const c = this.name('c')
+      const b = this.name('b')
+      const y = this.name('x')
+      code += `{ let ${c} = 0; for (let ${i} = 0; ${i} < ${v}.length; ${i}++) { const ${y} = ${v}[${i}];\n${b}: {\n${this.child(node.contains, y, b, depth)}${c}++;\n} }\n`
+      code += `if (${c} < ${node.minContains}) break ${fail};\n`
+      if (node.maxContains !== undefined) code += `if (${c} > ${node.maxContains}) break ${fail};\n`
+      code += '}\n'
+    }
+    return code
+  }
+
+  private object(node: SchemaNode, v: string, fail: string, depth: number, delegated: boolean): string {
+    if (!node.objectKeywords) return delegated ? '' : `if (!IJ(${v})) break ${fail};\n`
+    let code = delegated ? '' : `if (!JO(${v})) break ${fail};\n`
+    if (node.minProperties !== undefined || node.maxProperties !== undefined) {
+      const n = this.name('n')
+      code += `{ const ${n} = Object.keys(${v}).length;\n`
+      if (node.minProperties !== undefined) code += `if (${n} < ${node.minProperties}) break ${fail};\n`
+      if (node.maxProperties !== undefined) code += `if (${n} > ${node.maxProperties}) break ${fail};\n`
+      code += '}\n'
+    }
+    const required = new Set(node.required)
+    node.propertyKeys.forEach((key, index) => {
       const quoted = JSON.stringify(key)
       const a = this.name('a')
-      const h = this.name('h')
-      const absent = checker.shadowed[index]
-        ? `!H.call(${v}, ${quoted})`
-        : `${a} === undefined && !H.call(${v}, ${quoted})`
-      const missing = checker.required[index]
-        ? `RA(${sink}, p, [${segs}], ${JSON.stringify(`missing required property ${quoted}`)});`
-        : ''
-      code += `const ${a} = ${v}[${quoted}]; let ${h} = true;\n`
-      code += `if (${absent}) { ${h} = false; ${missing} }\n`
-      if (child.inline) code += `else ${this.inline(child, a, join(segs, quoted), sink)}`
-      else deferred.push(`if (${h}) {\n${this.gen(child, a, join(segs, quoted), sink, depth + 1)}}\n`)
+      const read =
+        key in Object.prototype
+          ? `(H.call(${v}, ${quoted}) ? ${v}[${quoted}] : undefined)`
+          : `${v}[${quoted}]`
+      code += `{ const ${a} = ${read};\nif (${a} === undefined) { if (${required.has(key) ? 'true' : `H.call(${v}, ${quoted})`}) break ${fail}; }\n`
+      code += `else {\n${this.child(node.propertyNodes[index]!, a, fail, depth)}}\n}\n`
+      required.delete(key)
     })
+    for (const key of required) code += `if (!H.call(${v}, ${JSON.stringify(key)})) break ${fail};\n`
+    for (const { key, names } of node.dependentRequired) {
+      const checks = names.map((name) => `!H.call(${v}, ${JSON.stringify(name)})`).join(' || ')
+      if (checks !== '') code += `if (H.call(${v}, ${JSON.stringify(key)}) && (${checks})) break ${fail};\n`
+    }
+    for (const { key, node: child } of node.dependentSchemas) {
+      code += `if (H.call(${v}, ${JSON.stringify(key)})) {\n${this.child(child, v, fail, depth)}}\n`
+    }
+    const needLoop =
+      node.patternProperties.length > 0 ||
+      node.additionalProperties !== undefined ||
+      node.propertyNames !== undefined ||
+      !delegated
+    if (!needLoop) return code
     const k = this.name('k')
+    const covered = this.name('u')
+    let loop = `for (const ${k} in ${v}) {\n`
+    if (node.propertyNames !== undefined) loop += this.child(node.propertyNames, k, fail, depth)
+    const keys = node.propertyKeys
     const known =
-      checker.keys.length === 0
+      keys.length === 0
         ? 'false'
-        : checker.keys.length <= MAX_INLINE_ENUM
-          ? checker.keys.map((key) => `${k} === ${JSON.stringify(key)}`).join(' || ')
-          : `${this.constant(checker.propMap)}.has(${k})`
-    // Closed: an undeclared key is a violation. Open: its member must still be JSON.
-    const undeclared = checker.closed
-      ? `RA(${sink}, p, [${join(segs, k)}], "unexpected property " + JSON.stringify(${k}))`
-      : `XM(${sink}, p, [${join(segs, k)}], ${v}, ${k})`
-    code += `for (const ${k} in ${v}) { if (${known}) continue; if (H.call(${v}, ${k})) ${undeclared}; }\n`
-    return `${code}${deferred.join('')}}\n`
+        : keys.length <= MAX_INLINE_ENUM
+          ? keys.map((key) => `${k} === ${JSON.stringify(key)}`).join(' || ')
+          : `${this.constant(node.properties)}.has(${k})`
+    loop += `let ${covered} = ${known};\n`
+    for (const entry of node.patternProperties) {
+      const m = this.name('m')
+      loop += `if (${this.constant(entry.regex)}.test(${k})) { ${covered} = true; const ${m} = ${v}[${k}];\n${this.child(entry.node, m, fail, depth)}}\n`
+    }
+    if (node.additionalProperties !== undefined) {
+      const m = this.name('m')
+      loop += `if (!${covered}) { const ${m} = ${v}[${k}];\n${this.child(node.additionalProperties, m, fail, depth)}}\n`
+    } else if (!delegated) loop += `if (!${covered} && !IJ(${v}[${k}])) break ${fail};\n`
+    return `${code}${loop}}\n`
   }
 }
 
-function join(segs: string, segment: string): string {
-  return segs.length === 0 ? segment : `${segs}, ${segment}`
+function typeCondition(types: number, v: string): string {
+  const parts: string[] = []
+  if (types & TYPE_STRING) parts.push(`typeof ${v} === "string"`)
+  if (types & TYPE_NUMBER) parts.push(`(typeof ${v} === "number" && ${v} - ${v} === 0)`)
+  else if (types & TYPE_INTEGER) parts.push(`Number.isInteger(${v})`)
+  if (types & TYPE_BOOLEAN) parts.push(`typeof ${v} === "boolean"`)
+  if (types & TYPE_NULL) parts.push(`${v} === null`)
+  if (types & TYPE_ARRAY) parts.push(`Array.isArray(${v})`)
+  if (types & TYPE_OBJECT) parts.push(`(typeof ${v} === "object" && ${v} !== null && !Array.isArray(${v}))`)
+  return parts.join(' || ')
 }
 
-/**
- * Generates a specialised validator for a bounded subtree (depth ≤ 12, ≤ 800 nodes), or returns
- * null when the subtree is too big or code generation is unavailable (e.g. CSP forbids
- * `new Function`). The generated code is straight-line loops: no recursion, constant stack use.
- */
-export function compileFastCheck(root: Checker): FastCheck | null {
-  if (!enabled || root.height > MAX_DEPTH || root.size > MAX_NODES) return null
-  const generator = new Generator()
-  let body: string
-  try {
-    body = generator.gen(root, 'v', '', 's', 0)
-  } catch (error) {
-    if (error === TOO_BIG) return null
-    throw error
+/** Nodes that get their own function: the root, `$ref` targets and nodes with several parents. */
+function functionNodes(root: SchemaNode): Set<SchemaNode> | undefined {
+  const parents = new Map<SchemaNode, number>([[root, 1]])
+  const out = new Set<SchemaNode>([root])
+  const stack = [root]
+  while (stack.length > 0) {
+    const node = stack.pop()!
+    if (node.ref !== undefined) out.add(node.ref)
+    for (const child of allChildren(node)) {
+      const seen = parents.get(child)
+      parents.set(child, (seen ?? 0) + 1)
+      if (seen === undefined) {
+        if (parents.size > MAX_NODES) return undefined
+        stack.push(child)
+      } else out.add(child)
+    }
   }
+  return out
+}
+
+function isJson(value: unknown): boolean {
+  return findJsonProblem(value) === undefined
+}
+
+function isJsonObject(value: object): boolean {
+  return isPlainJsonObject(value) && Object.getOwnPropertySymbols(value).length === 0
+}
+
+/** Generates the predicate for a compiled schema, or null (too big, or `new Function` refused). */
+export function compilePredicate(root: SchemaNode): Predicate | null {
+  if (!enabled) return null
+  const nodes = functionNodes(root)
+  if (nodes === undefined) return null
+  const generator = new Generator(nodes)
+  const entry = generator.functionFor(root)
+  generator.generateAll()
   try {
     const factory = new Function(
       'K',
-      'RA',
-      'IM',
-      'CM',
-      'OF',
-      'TS',
+      'B',
       'H',
-      'CJ',
-      'XM',
+      'IJ',
+      'JO',
+      'CP',
       'GP',
-      'OP',
-      `return function fastCheck(v, p, s) {\nlet PR;\n${body}}`,
+      'AP',
+      'UQ',
+      `${generator.bodies.join('\n')}\nreturn ${entry};`,
     )
-    return factory(
+    const check = factory(
       generator.constants,
-      reportAt,
-      inlineMessage,
-      containerMessage,
-      oneOfMessage,
-      trialSink,
+      BAIL,
       Object.prototype.hasOwnProperty,
-      checkJson,
-      checkExtraMember,
+      isJson,
+      isJsonObject,
+      codePointLength,
       Object.getPrototypeOf,
-      Object.prototype,
-    ) as FastCheck
+      Array.prototype,
+      (items: unknown[]) => findDuplicate(items) === undefined,
+    ) as (value: unknown, depth: number) => boolean
+    return (value) => check(value, 0)
   } catch {
-    enabled = false
     return null
   }
 }

@@ -1,198 +1,327 @@
 import type { SchemaViolation } from '../types'
-import { type Checker, KIND_ANY, KIND_ARRAY, KIND_OBJECT, KIND_ONE_OF, type Sink } from './checker'
-import { compileFastCheck } from './jit-checker'
-import type { PathNode } from './path'
+import { describeType } from './describe'
+import { describeObjectKind, findJsonProblem, isPlainJsonObject } from './json-check'
+import { findDuplicate } from './json-equal'
 import {
-  checkExtraMember,
-  checkJson,
-  containerMessage,
-  inlineMessage,
-  isJsonObject,
-  oneOfMessage,
-  report,
-  trialSink,
-} from './sink'
+  constMessage,
+  enumMessage,
+  numberMessage,
+  stringMessage,
+  typeBitsOf,
+  typeMessage,
+} from './keyword-messages'
+import type { PathNode } from './path'
+import type { SchemaNode } from './schema-node'
+import { checkJson, oneOfMessage, report, reportAt, type Sink, trialSink } from './sink'
 
-/** Continuation of a oneOf evaluation, resumed after each branch's subtree. */
-interface OneOfState {
-  readonly checker: Checker
-  readonly value: unknown
-  readonly path: PathNode | undefined
-  readonly sink: Sink
-  readonly trials: Sink[]
-}
+/** A unit of work: apply `node` to `value`, or resume a combinator once its trials are done. */
+type Frame =
+  | {
+      readonly node: SchemaNode
+      readonly value: unknown
+      readonly path: PathNode | undefined
+      readonly sink: Sink
+    }
+  | { readonly resume: (stack: Frame[]) => void }
 
-const ONE_OF_RESUME = Symbol('oneOf-resume')
 const hasOwn = Object.prototype.hasOwnProperty
 
 /**
- * Validates `value` against a checker graph with an explicit work stack (no recursion).
- * Returns every violation found, in a stable order.
+ * Validates `value` against a compiled node graph with an explicit work stack (no recursion, so
+ * any schema or value depth). Every violation is path-qualified; combinators evaluate their
+ * branches into counting trial sinks. The authority whenever the generated fast path says no.
  */
-export function runChecker(root: Checker, value: unknown): SchemaViolation[] {
+export function runChecker(root: SchemaNode, value: unknown): SchemaViolation[] {
   const violations: SchemaViolation[] = []
-  const rootSink: Sink = { violations, count: 0, first: undefined }
-  let rootFast = root.fast
-  if (rootFast === undefined && !root.inline) rootFast = root.fast = compileFastCheck(root)
-  if (rootFast) {
-    rootFast(value, undefined, rootSink)
-    return violations
-  }
-  if (root.inline) {
-    const message = inlineMessage(root, value)
-    if (message !== undefined) report(rootSink, undefined, message)
-    return violations
-  }
-  const checkers: (Checker | typeof ONE_OF_RESUME)[] = [root]
-  const values: unknown[] = [value]
-  const paths: (PathNode | undefined)[] = [undefined]
-  const sinks: Sink[] = [rootSink]
-  while (checkers.length > 0) {
-    const checker = checkers.pop()!
-    const current = values.pop()
-    const path = paths.pop()
-    const sink = sinks.pop()!
-    if (checker === ONE_OF_RESUME) {
-      resumeOneOf(current as OneOfState, checkers, values, paths, sinks)
-      continue
-    }
-    // A failed oneOf branch trial needs no further evidence.
-    if (sink.violations === undefined && sink.count > 0) continue
-    let fast = checker.fast
-    if (fast === undefined) fast = checker.fast = compileFastCheck(checker)
-    if (fast !== null) {
-      fast(current, path, sink)
-      continue
-    }
-    switch (checker.kind) {
-      case KIND_OBJECT: {
-        if (!isJsonObject(current)) {
-          report(sink, path, containerMessage('object', current))
-          break
-        }
-        const object = current as Record<string, unknown>
-        const { keys, props, required, shadowed } = checker
-        const pushedFrom = checkers.length
-        for (let i = 0; i < keys.length; i++) {
-          const key = keys[i]!
-          const member = object[key]
-          if ((member === undefined || shadowed[i]) && !hasOwn.call(object, key)) {
-            if (required[i]) report(sink, path, `missing required property ${JSON.stringify(key)}`)
-            continue
-          }
-          const child = props[i]!
-          if (child.inline) {
-            const message = inlineMessage(child, member)
-            if (message !== undefined) report(sink, { parent: path, key }, message)
-          } else {
-            checkers.push(child)
-            values.push(member)
-            paths.push({ parent: path, key })
-            sinks.push(sink)
-          }
-        }
-        reverseTail(checkers, values, paths, sinks, pushedFrom)
-        const map = checker.propMap!
-        for (const key in object) {
-          if (map.has(key) || !hasOwn.call(object, key)) continue
-          // Closed: an undeclared key is a violation. Open: its member must still be JSON.
-          if (checker.closed)
-            report(sink, { parent: path, key }, `unexpected property ${JSON.stringify(key)}`)
-          else checkExtraMember(sink, path, [key], object, key)
-        }
-        break
-      }
-      case KIND_ARRAY: {
-        if (!Array.isArray(current)) {
-          report(sink, path, containerMessage('array', current))
-          break
-        }
-        const items = checker.items
-        if (items === undefined) {
-          checkJson(sink, path, [], current)
-          break
-        }
-        if (items.inline) {
-          for (let i = 0; i < current.length; i++) {
-            const message = inlineMessage(items, current[i])
-            if (message !== undefined) report(sink, { parent: path, key: i }, message)
-          }
-        } else {
-          for (let i = current.length - 1; i >= 0; i--) {
-            checkers.push(items)
-            values.push(current[i])
-            paths.push({ parent: path, key: i })
-            sinks.push(sink)
-          }
-        }
-        break
-      }
-      case KIND_ANY:
-        checkJson(sink, path, [], current)
-        break
-      case KIND_ONE_OF: {
-        const state: OneOfState = { checker, value: current, path, sink, trials: [] }
-        scheduleBranch(state, checkers, values, paths, sinks)
-        break
-      }
-      default: {
-        const message = inlineMessage(checker, current)
-        if (message !== undefined) report(sink, path, message)
-      }
-    }
+  const stack: Frame[] = [
+    { node: root, value, path: undefined, sink: { violations, count: 0, first: undefined } },
+  ]
+  while (stack.length > 0) {
+    const frame = stack.pop()!
+    if ('resume' in frame) frame.resume(stack)
+    else if (frame.sink.violations !== undefined || frame.sink.count === 0)
+      apply(frame.node, frame.value, frame.path, frame.sink, stack)
   }
   return violations
 }
 
-/** Reverses the frames pushed since `from` so they pop in declaration order. */
-function reverseTail(
-  checkers: unknown[],
-  values: unknown[],
-  paths: unknown[],
-  sinks: unknown[],
-  from: number,
+function push(
+  groups: Frame[][],
+  node: SchemaNode,
+  value: unknown,
+  path: PathNode | undefined,
+  sink: Sink,
 ): void {
-  for (let i = from, j = checkers.length - 1; i < j; i++, j--) {
-    swap(checkers, i, j)
-    swap(values, i, j)
-    swap(paths, i, j)
-    swap(sinks, i, j)
+  groups.push([{ node, value, path, sink }])
+}
+
+function frame(node: SchemaNode, value: unknown, path: PathNode | undefined, sink: Sink): Frame {
+  return { node, value, path, sink }
+}
+
+/** A value's own JSON-ness at this level; containers' members are checked where they are visited. */
+function shallowProblem(value: unknown): string | undefined {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return undefined
+    case 'number':
+      return Number.isFinite(value) ? undefined : `expected JSON value, got ${describeType(value)}`
+    case 'object':
+      if (value === null) return undefined
+      if (Array.isArray(value)) {
+        if (Object.getPrototypeOf(value) !== Array.prototype)
+          return 'expected JSON value, got an array subclass'
+        const keys = Reflect.ownKeys(value).length - 1
+        if (keys > value.length) return 'expected JSON value, got an array with non-index properties'
+        return undefined
+      }
+      if (!isPlainJsonObject(value)) return `expected JSON value, got ${describeObjectKind(value)}`
+      if (Object.getOwnPropertySymbols(value).length > 0) return 'expected JSON value, got a symbol key'
+      if (Reflect.ownKeys(value).length !== Object.keys(value).length)
+        return 'expected JSON value, got a non-enumerable property'
+      return undefined
+    default:
+      return `expected JSON value, got ${describeType(value)}`
   }
 }
 
-function swap(array: unknown[], i: number, j: number): void {
-  const tmp = array[i]
-  array[i] = array[j]
-  array[j] = tmp
-}
-
-function scheduleBranch(
-  state: OneOfState,
-  checkers: (Checker | typeof ONE_OF_RESUME)[],
-  values: unknown[],
-  paths: (PathNode | undefined)[],
-  sinks: Sink[],
+function apply(
+  node: SchemaNode,
+  value: unknown,
+  path: PathNode | undefined,
+  sink: Sink,
+  stack: Frame[],
 ): void {
-  const trial = trialSink()
-  const branch = state.checker.branches[state.trials.length]!
-  state.trials.push(trial)
-  checkers.push(ONE_OF_RESUME, branch)
-  values.push(state, state.value)
-  paths.push(undefined, state.path)
-  sinks.push(state.sink, trial)
-}
-
-function resumeOneOf(
-  state: OneOfState,
-  checkers: (Checker | typeof ONE_OF_RESUME)[],
-  values: unknown[],
-  paths: (PathNode | undefined)[],
-  sinks: Sink[],
-): void {
-  if (state.trials.length < state.checker.branches.length) {
-    scheduleBranch(state, checkers, values, paths, sinks)
+  const problem = node.never ? 'no value is allowed here (false schema)' : shallowProblem(value)
+  if (!node.never && node.types !== 0 && (problem !== undefined || (node.types & typeBitsOf(value)) === 0)) {
+    report(sink, path, typeMessage(node, value))
     return
   }
-  const message = oneOfMessage(state.trials)
-  if (message !== undefined) report(state.sink, state.path, message)
+  if (problem !== undefined) {
+    report(sink, path, problem)
+    return
+  }
+  if (node.enumSet !== undefined && !node.enumSet.has(value)) report(sink, path, enumMessage(node))
+  if (node.constSet !== undefined && !node.constSet.has(value)) report(sink, path, constMessage(node))
+  if (typeof value === 'number') {
+    const message = numberMessage(node, value)
+    if (message !== undefined) report(sink, path, message)
+  } else if (typeof value === 'string') {
+    const message = stringMessage(node, value)
+    if (message !== undefined) report(sink, path, message)
+  }
+  const groups: Frame[][] = []
+  applicators(node, value, path, sink, groups)
+  // An applicator that must pass (ref, allOf, anyOf, oneOf) already checks that the members are
+  // JSON; checking them here too would make recursive schemas quadratic.
+  const delegated = node.ref !== undefined || node.allOf.length + node.anyOf.length + node.oneOf.length > 0
+  if (typeof value === 'object' && value !== null) {
+    const isArray = Array.isArray(value)
+    if (!(isArray ? node.arrayKeywords : node.objectKeywords)) {
+      if (!delegated) checkJson(sink, path, [], value)
+    } else if (isArray) array(node, value, path, sink, groups, delegated)
+    else object(node, value as Record<string, unknown>, path, sink, groups, delegated)
+  }
+  // Groups run in creation order (violations in declaration order); a group's own frames keep
+  // their order (a combinator's resume frame sits below its branch trials).
+  for (let i = groups.length - 1; i >= 0; i--) stack.push(...groups[i]!)
+}
+
+function applicators(
+  node: SchemaNode,
+  value: unknown,
+  path: PathNode | undefined,
+  sink: Sink,
+  stack: Frame[][],
+): void {
+  if (node.ref !== undefined) push(stack, node.ref, value, path, sink)
+  for (const child of node.allOf) push(stack, child, value, path, sink)
+  if (node.anyOf.length > 0) anyOf(node, value, path, sink, stack)
+  if (node.oneOf.length > 0) {
+    const trials = node.oneOf.map(() => trialSink())
+    const group: Frame[] = [
+      {
+        resume: () => {
+          const message = oneOfMessage(trials)
+          if (message !== undefined) report(sink, path, message)
+        },
+      },
+    ]
+    for (let i = 0; i < node.oneOf.length; i++) group.push(frame(node.oneOf[i]!, value, path, trials[i]!))
+    stack.push(group)
+  }
+  if (node.not !== undefined) {
+    const trial = trialSink()
+    stack.push([
+      {
+        resume: () => {
+          if (trial.count === 0) report(sink, path, 'expected the value not to match the "not" schema')
+        },
+      },
+      frame(node.not, value, path, trial),
+    ])
+  }
+  if (node.ifNode !== undefined && (node.thenNode !== undefined || node.elseNode !== undefined)) {
+    const trial = trialSink()
+    const { thenNode, elseNode } = node
+    stack.push([
+      {
+        resume: (inner) => {
+          const next = trial.count === 0 ? thenNode : elseNode
+          if (next !== undefined) inner.push(frame(next, value, path, sink))
+        },
+      },
+      frame(node.ifNode, value, path, trial),
+    ])
+  }
+}
+
+/** anyOf tries branches one at a time and stops at the first match. */
+function anyOf(
+  node: SchemaNode,
+  value: unknown,
+  path: PathNode | undefined,
+  sink: Sink,
+  stack: Frame[][],
+): void {
+  const trials: Sink[] = []
+  const next = (inner: Frame[]): void => {
+    if (trials.length > 0 && trials[trials.length - 1]!.count === 0) return
+    if (trials.length === node.anyOf.length) {
+      const details = trials.map((t, i) =>
+        `branch ${i}: ${t.first?.path ?? '$'} ${t.first?.message ?? ''}`.slice(0, 200),
+      )
+      report(
+        sink,
+        path,
+        `expected at least one of ${trials.length} anyOf branches to match, got none (${details.join('; ')})`,
+      )
+      return
+    }
+    const trial = trialSink()
+    trials.push(trial)
+    inner.push({ resume: next }, frame(node.anyOf[trials.length - 1]!, value, path, trial))
+  }
+  stack.push([{ resume: next }])
+}
+
+function array(
+  node: SchemaNode,
+  value: unknown[],
+  path: PathNode | undefined,
+  sink: Sink,
+  stack: Frame[][],
+  delegated: boolean,
+): void {
+  const length = value.length
+  if (node.minItems !== undefined && length < node.minItems)
+    report(sink, path, `expected at least ${node.minItems} items, got ${length}`)
+  if (node.maxItems !== undefined && length > node.maxItems)
+    report(sink, path, `expected at most ${node.maxItems} items, got ${length}`)
+  for (let i = 0; i < length; i++) {
+    if (!hasOwn.call(value, i)) {
+      report(sink, path, `expected JSON value, got a sparse array (hole at index ${i})`)
+      return
+    }
+  }
+  if (node.uniqueItems) {
+    const duplicate = findDuplicate(value)
+    if (duplicate !== undefined)
+      report(sink, path, `expected unique items, got equal items at ${duplicate[0]} and ${duplicate[1]}`)
+  }
+  const prefix = node.prefixItems
+  for (let i = 0; i < length; i++) {
+    const child = i < prefix.length ? prefix[i] : node.items
+    if (child !== undefined) push(stack, child, value[i], { parent: path, key: i }, sink)
+    else if (!delegated) checkJson(sink, path, [i], value[i])
+  }
+  const contains = node.contains
+  if (contains !== undefined) {
+    const trials = value.map(() => trialSink())
+    const group: Frame[] = [
+      {
+        resume: () => {
+          let matched = 0
+          for (const trial of trials) if (trial.count === 0) matched++
+          if (matched < node.minContains)
+            report(
+              sink,
+              path,
+              `expected at least ${node.minContains} items matching "contains", got ${matched}`,
+            )
+          else if (node.maxContains !== undefined && matched > node.maxContains)
+            report(
+              sink,
+              path,
+              `expected at most ${node.maxContains} items matching "contains", got ${matched}`,
+            )
+        },
+      },
+    ]
+    for (let i = 0; i < length; i++)
+      group.push(frame(contains, value[i], { parent: path, key: i }, trials[i]!))
+    stack.push(group)
+  }
+}
+
+function object(
+  node: SchemaNode,
+  value: Record<string, unknown>,
+  path: PathNode | undefined,
+  sink: Sink,
+  stack: Frame[][],
+  delegated: boolean,
+): void {
+  const keys = Object.keys(value)
+  if (node.minProperties !== undefined && keys.length < node.minProperties)
+    report(sink, path, `expected at least ${node.minProperties} properties, got ${keys.length}`)
+  if (node.maxProperties !== undefined && keys.length > node.maxProperties)
+    report(sink, path, `expected at most ${node.maxProperties} properties, got ${keys.length}`)
+  for (const name of node.required) {
+    if (!hasOwn.call(value, name)) report(sink, path, `missing required property ${JSON.stringify(name)}`)
+  }
+  for (const { key, names } of node.dependentRequired) {
+    if (!hasOwn.call(value, key)) continue
+    for (const name of names) {
+      if (!hasOwn.call(value, name))
+        report(sink, path, `property ${JSON.stringify(key)} requires property ${JSON.stringify(name)}`)
+    }
+  }
+  for (const { key, node: child } of node.dependentSchemas)
+    if (hasOwn.call(value, key)) push(stack, child, value, path, sink)
+  node.propertyKeys.forEach((key, i) => {
+    const descriptor = Object.getOwnPropertyDescriptor(value, key)
+    if (descriptor === undefined) return
+    if (!('value' in descriptor)) reportAt(sink, path, [key], 'expected JSON value, got an accessor property')
+    else push(stack, node.propertyNodes[i]!, descriptor.value, { parent: path, key }, sink)
+  })
+  for (const key of keys) {
+    const descriptor = Object.getOwnPropertyDescriptor(value, key)!
+    const member = descriptor.value
+    const at: PathNode = { parent: path, key }
+    const declared = node.properties?.has(key) === true
+    if (!('value' in descriptor)) {
+      if (!declared) reportAt(sink, path, [key], 'expected JSON value, got an accessor property')
+      continue
+    }
+    if (node.propertyNames !== undefined) push(stack, node.propertyNames, key, at, sink)
+    let covered = declared
+    for (const entry of node.patternProperties) {
+      entry.regex.lastIndex = 0
+      if (entry.regex.test(key)) {
+        covered = true
+        push(stack, entry.node, member, at, sink)
+      }
+    }
+    if (covered) continue
+    if (node.additionalProperties !== undefined) {
+      if (node.additionalProperties.never)
+        stack.push([{ resume: () => report(sink, at, `unexpected property ${JSON.stringify(key)}`) }])
+      else push(stack, node.additionalProperties, member, at, sink)
+    } else if (!delegated) {
+      const problem = findJsonProblem(member)
+      if (problem !== undefined) reportAt(sink, path, [key, ...problem.segments], problem.message)
+    }
+  }
 }

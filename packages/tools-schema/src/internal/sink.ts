@@ -1,15 +1,14 @@
-import {
-  type Checker,
-  KIND_BOOLEAN,
-  KIND_INTEGER,
-  KIND_NULL,
-  KIND_NUMBER,
-  KIND_STRING,
-  type Sink,
-} from './checker'
+import type { SchemaViolation } from '../types'
 import { describeType } from './describe'
 import { findJsonProblem, isPlainJsonObject } from './json-check'
 import { formatPath, formatSegment, type PathNode } from './path'
+
+/** Where violations go: the result list, or a combinator trial that only counts. */
+export interface Sink {
+  readonly violations: SchemaViolation[] | undefined
+  count: number
+  first: SchemaViolation | undefined
+}
 
 /** A counting sink for one oneOf branch trial. */
 export function trialSink(): Sink {
@@ -99,34 +98,6 @@ export function checkExtraMember(
 /** True for a value the object keyword accepts: a plain (JSON-producible) object. */
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && isPlainJsonObject(value)
-}
-
-/** Checks an inline (non-descending) checker; returns a message or undefined. */
-export function inlineMessage(checker: Checker, value: unknown): string | undefined {
-  switch (checker.kind) {
-    case KIND_STRING:
-      if (typeof value !== 'string') return `expected string, got ${describeType(value)}`
-      break
-    case KIND_NUMBER:
-      if (typeof value !== 'number' || !Number.isFinite(value))
-        return `expected number, got ${describeType(value)}`
-      break
-    case KIND_INTEGER:
-      if (!Number.isInteger(value)) {
-        const shown = typeof value === 'number' && Number.isFinite(value) ? ` ${value}` : ''
-        return `expected integer, got ${describeType(value)}${shown}`
-      }
-      break
-    case KIND_BOOLEAN:
-      if (typeof value !== 'boolean') return `expected boolean, got ${describeType(value)}`
-      break
-    case KIND_NULL:
-      if (value !== null) return `expected null, got ${describeType(value)}`
-      break
-  }
-  if (checker.enumSet !== undefined && !checker.enumSet.has(value)) return checker.enumMessage
-  if (checker.hasConst && value !== checker.constValue) return checker.constMessage
-  return undefined
 }
 
 /** Message for a container type mismatch. */

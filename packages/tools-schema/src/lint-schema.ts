@@ -1,0 +1,78 @@
+import { dialectOf } from './internal/compile-schema'
+import { type Dialect, ignoredByDialect, KNOWN_KEYWORDS } from './internal/dialect'
+import { FORMAT_CHECKS } from './internal/formats'
+import { joinPath } from './internal/path'
+import { walkSchemas } from './internal/schema-walk'
+
+/** One `lintSchema` finding: where, and what is ignored or risky. */
+export interface SchemaLint {
+  path: string
+  message: string
+}
+
+/** Nested quantifiers such as `(a+)+` or `(a*)*` can backtrack exponentially on a crafted string. */
+const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)[+*{]/
+
+/**
+ * Reports what the validator will ignore or what deserves a second look, without throwing: unknown
+ * keywords (including `x-` extensions), keywords the document's dialect does not have (e.g.
+ * `prefixItems` under draft-07), keywords beside `$ref` under draft-07, `format` names that are
+ * never asserted, nested `$schema` / `$id` (no sub-resources: `$ref` resolves against the root),
+ * and patterns with nested quantifiers (catastrophic backtracking risk). Run it on a schema that
+ * `assertSupportedJsonSchema` accepts; malformed parts are skipped.
+ */
+export function lintSchema(schema: unknown): SchemaLint[] {
+  let dialect: Dialect
+  try {
+    dialect = dialectOf(schema)
+  } catch {
+    dialect = '2020-12'
+  }
+  const out: SchemaLint[] = []
+  for (const { node, path } of walkSchemas(schema)) {
+    for (const key of Object.keys(node)) {
+      const at = joinPath(path, key)
+      if (!KNOWN_KEYWORDS.has(key)) out.push({ path: at, message: `unknown keyword "${key}" is ignored` })
+      else if (ignoredByDialect(key, dialect))
+        out.push({
+          path: at,
+          message: `"${key}" is not a ${dialect} keyword and is ignored (set $schema to use it)`,
+        })
+      else if (
+        dialect === 'draft-07' &&
+        '$ref' in node &&
+        !['$ref', '$comment', '$id', '$schema', '$defs', 'definitions', 'title', 'description'].includes(key)
+      )
+        out.push({ path: at, message: `"${key}" beside $ref is ignored in draft-07` })
+    }
+    if (path !== '$') {
+      if ('$schema' in node)
+        out.push({
+          path: joinPath(path, '$schema'),
+          message: 'a nested $schema is ignored (the root $schema sets the dialect)',
+        })
+      if (typeof node.$id === 'string' && !node.$id.startsWith('#'))
+        out.push({
+          path: joinPath(path, '$id'),
+          message: 'a nested $id does not start a new resource here: $ref resolves against the root document',
+        })
+    }
+    if (typeof node.format === 'string' && FORMAT_CHECKS[node.format] === undefined)
+      out.push({
+        path: joinPath(path, 'format'),
+        message: `format "${node.format}" is an annotation only (never asserted)`,
+      })
+    const patterns = typeof node.pattern === 'string' ? [[joinPath(path, 'pattern'), node.pattern]] : []
+    if (typeof node.patternProperties === 'object' && node.patternProperties !== null)
+      for (const source of Object.keys(node.patternProperties))
+        patterns.push([joinPath(joinPath(path, 'patternProperties'), source), source])
+    for (const [at, source] of patterns) {
+      if (NESTED_QUANTIFIER.test(source!))
+        out.push({
+          path: at!,
+          message: 'pattern has a nested quantifier and may backtrack catastrophically on long input',
+        })
+    }
+  }
+  return out
+}
