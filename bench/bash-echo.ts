@@ -1,6 +1,8 @@
 // Workload: `bash { command: 'true' }` round trip through ctx.tools.execute with the real
 // runtime and the real tool (spawn of a detached `bash -c`, capture, exit, validation,
-// rendering), with and without the timeout policy installed. Calls run one after another.
+// rendering): unsandboxed, unsandboxed with the timeout policy, and in the OS sandbox (the
+// default: @anthropic-ai/sandbox-runtime + bubblewrap). The floor is a bare detached
+// `spawn('bash', ['-c', 'true'])` in the same run; every figure is also given as a ratio to it.
 import { spawn } from 'node:child_process'
 import { Context } from '@deepseek-ai/cordis'
 import * as bash from '@dsh/tool-bash'
@@ -8,14 +10,27 @@ import * as timeoutPolicy from '@dsh/tool-call-timeout-policy'
 import ToolRuntime from '@dsh/tools-core'
 import type { BenchRow } from './types'
 
-const CALLS = 200
-const WARMUP = 20
+const CALLS = 100
+const WARMUP = 10
 
-async function measure(withPolicy: boolean): Promise<number[]> {
+interface Variant {
+  readonly label: string
+  readonly withPolicy: boolean
+  readonly sandbox: boolean
+}
+
+const VARIANTS: readonly Variant[] = [
+  { label: "bash { command: 'true' } unsandboxed", withPolicy: false, sandbox: false },
+  { label: "bash { command: 'true' } unsandboxed + timeout policy", withPolicy: true, sandbox: false },
+  { label: "bash { command: 'true' } sandboxed (default)", withPolicy: false, sandbox: true },
+]
+
+async function measure(variant: Variant): Promise<number[]> {
   const ctx = new Context()
   await ctx.plugin(ToolRuntime)
-  if (withPolicy) await ctx.plugin(timeoutPolicy)
-  await ctx.plugin(bash, {})
+  if (variant.withPolicy) await ctx.plugin(timeoutPolicy)
+  // fallback 'refuse': a host without the sandbox fails the bench instead of timing a plain spawn.
+  await ctx.plugin(bash, { sandbox: variant.sandbox ? { fallback: 'refuse' } : false })
   const signal = new AbortController().signal
   const call = async (index: number) => {
     const result = await ctx.tools.execute({
@@ -26,62 +41,90 @@ async function measure(withPolicy: boolean): Promise<number[]> {
     })
     if (result.isError) throw new Error(`bash failed: ${result.error.message}`)
   }
-  for (let i = 0; i < WARMUP; i++) await call(i)
-  const samples: number[] = []
-  for (let i = 0; i < CALLS; i++) {
-    const start = performance.now()
-    await call(i)
-    samples.push(performance.now() - start)
-  }
-  return samples
+  return sample(call)
 }
 
-/** Baseline: a bare detached `spawn('bash', ['-c', 'true'])` awaited to 'close', no runtime. */
-async function measureBareSpawn(): Promise<number[]> {
-  const once = () =>
-    new Promise<void>((resolve, reject) => {
-      const child = spawn('bash', ['-c', 'true'], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
-      child.once('error', reject).once('close', () => resolve())
+const spawnToClose = (file: string, args: readonly string[], env?: Readonly<Record<string, string>>) =>
+  new Promise<void>((resolve, reject) => {
+    const child = spawn(file, args, {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(env ? { env } : {}),
     })
-  for (let i = 0; i < WARMUP; i++) await once()
+    child.once('error', reject).once('close', () => resolve())
+  })
+
+/** Floor: a bare detached `spawn('bash', ['-c', 'true'])` awaited to 'close', no runtime. */
+function measureBareSpawn(): Promise<number[]> {
+  return sample(() => spawnToClose('bash', ['-c', 'true']))
+}
+
+/**
+ * The sandbox's process chain alone (bash → bwrap → seccomp helper → bash): one plan made by
+ * `createSandboxWrapper`, spawned again and again — the rest of a sandboxed call's cost is the
+ * library's per-call policy walk.
+ */
+async function measurePrewrappedSpawn(): Promise<number[]> {
+  const wrap = bash.createSandboxWrapper({ writableRoots: [process.cwd()], denyRead: [], network: 'none' })
+  const plan = await wrap({
+    command: 'true',
+    cwd: process.cwd(),
+    env: { PATH: process.env.PATH ?? '' },
+    shell: 'bash',
+    signal: new AbortController().signal,
+  })
+  try {
+    return await sample(() => spawnToClose(plan.file, plan.args, plan.env))
+  } finally {
+    await plan.release()
+  }
+}
+
+async function sample(once: (index: number) => Promise<void>): Promise<number[]> {
+  for (let i = 0; i < WARMUP; i++) await once(i)
   const samples: number[] = []
   for (let i = 0; i < CALLS; i++) {
     const start = performance.now()
-    await once()
+    await once(i)
     samples.push(performance.now() - start)
   }
   return samples
 }
 
-const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / values.length
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
 }
 
 /**
- * `bash_echo`: ms per `bash { command: 'true' }` call, mean / p50 / p95, with and without the
- * timeout policy, plus a bare-spawn baseline (the process start dominates).
+ * `bash_echo`: ms per call (p50 / p95) for each variant and for the bare-spawn floor, and each
+ * variant's p50 as a ratio to the floor's p50.
  */
 export default async function run(): Promise<BenchRow[]> {
   const rows: BenchRow[] = []
-  for (const withPolicy of [false, true]) {
-    const samples = await measure(withPolicy)
-    const workload = `bash_echo: bash { command: 'true' }${withPolicy ? ' + timeout policy' : ''}`
-    const note = `${CALLS} sequential calls after ${WARMUP} warm-up`
-    rows.push({ workload, metric: 'mean', value: mean(samples), unit: 'ms/call', note })
-    rows.push({ workload, metric: 'p50', value: percentile(samples, 50), unit: 'ms/call' })
-    rows.push({ workload, metric: 'p95', value: percentile(samples, 95), unit: 'ms/call' })
-  }
-  const bare = await measureBareSpawn()
-  const workload = "bash_echo baseline: bare spawn('bash', ['-c', 'true'])"
+  const floor = await measureBareSpawn()
+  const floorP50 = percentile(floor, 50)
+  const floorWorkload = "bash_echo floor: bare spawn('bash', ['-c', 'true'])"
+  const note = `${CALLS} sequential calls after ${WARMUP} warm-up`
+  rows.push({ workload: floorWorkload, metric: 'p50', value: floorP50, unit: 'ms/call', note })
+  rows.push({ workload: floorWorkload, metric: 'p95', value: percentile(floor, 95), unit: 'ms/call' })
+  const chain = await measurePrewrappedSpawn()
+  const chainWorkload = 'bash_echo: sandbox process chain only (pre-wrapped, spawned each call)'
+  rows.push({ workload: chainWorkload, metric: 'p50', value: percentile(chain, 50), unit: 'ms/call', note })
+  rows.push({ workload: chainWorkload, metric: 'p95', value: percentile(chain, 95), unit: 'ms/call' })
   rows.push({
-    workload,
-    metric: 'mean',
-    value: mean(bare),
-    unit: 'ms/call',
-    note: 'no runtime, for comparison',
+    workload: chainWorkload,
+    metric: 'p50 / floor p50',
+    value: percentile(chain, 50) / floorP50,
+    unit: '×',
   })
-  rows.push({ workload, metric: 'p50', value: percentile(bare, 50), unit: 'ms/call' })
+  for (const variant of VARIANTS) {
+    const samples = await measure(variant)
+    const workload = `bash_echo: ${variant.label}`
+    const p50 = percentile(samples, 50)
+    rows.push({ workload, metric: 'p50', value: p50, unit: 'ms/call', note })
+    rows.push({ workload, metric: 'p95', value: percentile(samples, 95), unit: 'ms/call' })
+    rows.push({ workload, metric: 'p50 / floor p50', value: p50 / floorP50, unit: '×' })
+  }
   return rows
 }

@@ -6,101 +6,27 @@
  *   1. @dsh/tools-core + @dsh/tools-schema — the seed's `read_file` example (JS, plus a strict
  *      TypeScript check of the same code against the published .d.ts files);
  *   2. @dsh/tool-fs + @dsh/tools-codemode + @dsh/code-runtime-worker-thread (+ core, schema) —
- *      a Code Mode program that calls `read` (run, and type-checked the same way).
+ *      a Code Mode program that calls `read` (run, and type-checked the same way);
+ *   3. each `npm install "$DSH"/dist-tarballs/…` line of the README, run verbatim by bash, then
+ *      an import of every package it names.
+ * It packs with the same code as `pnpm pack:all` (scripts/pack-packages.ts).
  * It builds nothing: run `pnpm build` first (CI does). Exits non-zero on any failure.
  *
  *   pnpm test:pack [--keep]
  */
-import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
+import { join } from 'node:path'
+import { type Packed, packAll, root, sh } from './pack-packages'
 
-const run = promisify(execFile)
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const keep = process.argv.includes('--keep')
-const PNPM = ['npx', '-y', 'pnpm@12.4.2'] as const
 const NPM_INSTALL = ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'] as const
-
-interface Packed {
-  readonly dir: string
-  readonly name: string
-  readonly version: string
-  readonly tarball: string
-  readonly files: readonly string[]
-  readonly manifest: Manifest
-}
-
-interface Manifest {
-  readonly name: string
-  readonly version: string
-  readonly private?: boolean
-  readonly type?: string
-  readonly main?: string
-  readonly types?: string
-  readonly files?: readonly string[]
-  readonly exports?: Record<string, unknown>
-  readonly dependencies?: Record<string, string>
-  readonly peerDependencies?: Record<string, string>
-}
 
 const problems: string[] = []
 const log = (line: string) => process.stdout.write(`${line}\n`)
 const step = (line: string) => log(`\n▶ ${line}`)
-
-async function sh(
-  command: readonly string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<string> {
-  const [file, ...args] = command
-  try {
-    const { stdout } = await run(file!, args, { cwd, env, maxBuffer: 64 * 1024 * 1024, timeout: 600_000 })
-    return stdout
-  } catch (error) {
-    const failure = error as { stdout?: string; stderr?: string; message: string }
-    throw new Error(
-      `\`${command.join(' ')}\` failed in ${cwd}\n${failure.stdout ?? ''}${failure.stderr ?? ''}`.trimEnd(),
-    )
-  }
-}
-
-async function workspacePackages(): Promise<string[]> {
-  const dirs = await readdir(join(root, 'packages'))
-  const result: string[] = []
-  for (const dir of dirs.sort()) {
-    const manifestPath = join(root, 'packages', dir, 'package.json')
-    if (!existsSync(manifestPath)) continue
-    const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as Manifest
-    if (!manifest.private) result.push(join(root, 'packages', dir))
-  }
-  return result
-}
-
-async function pack(dir: string, destination: string): Promise<Packed> {
-  const output = await sh([...PNPM, 'pack', '--pack-destination', destination, '--json'], dir)
-  const report = JSON.parse(output.slice(output.indexOf('{'))) as {
-    name: string
-    version: string
-    filename: string
-    files: { path: string }[]
-  }
-  const unpacked = await mkdtemp(join(destination, 'manifest-'))
-  await sh(['tar', '-xzf', report.filename, '-C', unpacked, 'package/package.json'], destination)
-  const manifest = JSON.parse(await readFile(join(unpacked, 'package', 'package.json'), 'utf8')) as Manifest
-  return {
-    dir,
-    name: report.name,
-    version: report.version,
-    tarball: report.filename,
-    files: report.files.map((file) => file.path),
-    manifest,
-  }
-}
 
 /** Every target a conditional export may point at, with the condition path. */
 function exportTargets(value: unknown, path: string): { path: string; target: string }[] {
@@ -375,19 +301,49 @@ await ctx.fiber.dispose()
 console.log('Code Mode program: ok (run_code → tools.read through the worker runtime)')
 `
 
+/**
+ * The README's install commands (`npm install "$DSH"/dist-tarballs/… ` lines in its sh blocks),
+ * each run verbatim by bash in a fresh `npm init` project with DSH pointing at `workdir`, whose
+ * dist-tarballs/ holds what `pnpm pack:all` writes; then every @dsh package the line names is
+ * imported there.
+ */
+async function installAsTheReadmeSays(workdir: string): Promise<void> {
+  const readme = await readFile(join(root, 'README.md'), 'utf8')
+  const blocks = [...readme.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((match) => match[1]!)
+  const lines = blocks
+    .flatMap((block) => block.split('\n'))
+    .filter((line) => line.startsWith('npm install "$DSH"'))
+  if (lines.length === 0)
+    problems.push('README.md: no `npm install "$DSH"/dist-tarballs/…` line in a sh block')
+  for (const [index, line] of lines.entries()) {
+    step(`README install line ${index + 1}: ${line}`)
+    const dir = join(workdir, `readme-${index + 1}`)
+    await mkdir(dir)
+    await sh(['npm', 'init', '-y'], dir)
+    await sh(['npm', 'pkg', 'set', 'type=module'], dir)
+    await sh(['bash', '-c', line], dir, { ...process.env, DSH: workdir })
+    const names = [...new Set(line.match(/dsh-[a-z-]+(?=-\d+\.\d+\.\d+[^ ]*\.tgz)/g) ?? [])].map(
+      (file) => `@dsh/${file.slice('dsh-'.length)}`,
+    )
+    const program = `${names.map((name, at) => `import * as m${at} from '${name}'`).join('\n')}
+const modules = { ${names.map((name, at) => `'${name}': m${at}`).join(', ')} }
+for (const [name, module] of Object.entries(modules)) {
+  if (Object.keys(module).length === 0) throw new Error(name + ' exports nothing')
+  console.log(name + ': ' + Object.keys(module).length + ' exports')
+}
+`
+    await writeFile(join(dir, 'imports.mjs'), program)
+    const output = await sh([process.execPath, 'imports.mjs'], dir)
+    for (const printed of output.trimEnd().split('\n')) log(`    ${printed}`)
+  }
+}
+
 async function main(): Promise<void> {
   const workdir = await mkdtemp(join(tmpdir(), 'dsh-pack-install-'))
   try {
-    step('pnpm pack every package')
-    const tarballDir = join(workdir, 'tarballs')
-    await mkdir(tarballDir)
-    const dirs = await workspacePackages()
-    for (const dir of dirs) {
-      if (!existsSync(join(dir, 'dist'))) throw new Error(`${dir}/dist is missing — run \`pnpm build\` first`)
-    }
-    const packed = new Map<string, Packed>()
-    for (const entry of await Promise.all(dirs.map((dir) => pack(dir, tarballDir))))
-      packed.set(entry.name, entry)
+    step('pnpm pack every package (what `pnpm pack:all` does)')
+    const tarballDir = join(workdir, 'dist-tarballs')
+    const packed = await packAll(tarballDir)
     step('check each tarball (exports, types, files, declared imports)')
     for (const entry of packed.values()) {
       await checkManifest(entry, await mkdtemp(join(workdir, 'unpacked-')))
@@ -419,6 +375,7 @@ async function main(): Promise<void> {
       },
       packed,
     )
+    await installAsTheReadmeSays(workdir)
   } finally {
     if (keep) log(`\n(kept ${workdir})`)
     else await rm(workdir, { recursive: true, force: true })

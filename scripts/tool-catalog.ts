@@ -102,9 +102,10 @@ async function collect(): Promise<{
         entries.push({ schema, pkg, mode: '' })
       }
     }
-    // Fixed config values so nothing machine-specific (cwd, clone path) reaches the catalog:
-    // bash's description names its workdir; the fs root must exist but is not shown.
-    await ctx.plugin(bashTool, { workdir: '/workspace' })
+    // bash runs with its real default config: its description names its workdir, which defaults
+    // to process.cwd(); `main` writes that path as CWD_PLACEHOLDER so the file is the same on
+    // every machine and still says what the default is. The fs root must exist but is not shown.
+    await ctx.plugin(bashTool)
     capture('@dsh/tool-bash')
     await ctx.plugin(fsTools, { roots: [root] })
     capture('@dsh/tool-fs')
@@ -168,6 +169,8 @@ function render(
     'model sees in native mode), and the Code Mode transport and prompt sections that',
     '`ctx.tools.assemble()` produces in mode `code` with `@dsh/code-runtime-worker-thread` (TypeScript).',
     '`pnpm catalog:check` fails CI when this file is stale.',
+    `Every plugin runs with its default config; \`${CWD_PLACEHOLDER}\` stands for the host process's working`,
+    "directory when the plugin starts (bash's default `workdir`).",
     '',
     '| tool | package | scheduling | timeout | description |',
     '|---|---|---|---|---|',
@@ -217,9 +220,20 @@ function render(
   return `${out.join('\n')}\n`
 }
 
+/** What the catalog shows instead of the generating process's working directory. */
+const CWD_PLACEHOLDER = '<process.cwd()>'
+
+/** `text` with every occurrence of this process's working directory replaced by the placeholder. */
+function withCwdPlaceholder(text: string): string {
+  const cwd = process.cwd()
+  // `/` would match every path separator; the catalog is never generated from there
+  if (cwd === '/') throw new Error('run the catalog generator from a directory other than /')
+  return text.split(cwd).join(CWD_PLACEHOLDER)
+}
+
 async function main(): Promise<number> {
   const { entries, sections } = await collect()
-  const text = render(entries, sections)
+  const text = withCwdPlaceholder(render(entries, sections))
   if (check) {
     const current = await readFile(target, 'utf8').catch(() => '')
     if (current !== text) {

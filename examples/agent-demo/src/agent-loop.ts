@@ -117,6 +117,22 @@ export function resultView(
   return { card: 'generic', title: record.isError ? 'error' : 'result', content: contentText(record.content) }
 }
 
+/** The presentation meta the tool derives for a nested call's value (none on failure). */
+function subCallMeta(
+  ctx: Context,
+  name: string,
+  args: JsonValue,
+  value: JsonValue | undefined,
+  agent: ScopeKey | undefined,
+): JsonValue | undefined {
+  if (value === undefined) return undefined
+  try {
+    return ctx.tools.get(name, agent)?.output.presentationMeta?.(args as never, value as never)
+  } catch {
+    return undefined // presenters must not crash the UI: the card falls back to the content
+  }
+}
+
 function systemPrompt(ctx: Context, instructions: string, agent: ScopeKey | undefined) {
   const assembly = ctx.tools.assemble(agent === undefined ? {} : { agent })
   const sections = [...assembly.sections]
@@ -126,23 +142,35 @@ function systemPrompt(ctx: Context, instructions: string, agent: ScopeKey | unde
   return { assembly, sections, text }
 }
 
-/** Code Mode sub-calls seen during one batch, grouped by their `run_code` call. */
-class SubCallLog {
+/**
+ * Code Mode sub-calls seen during one batch, grouped by their `run_code` call. Arguments and
+ * order come from `tool/code-dispatch-start`, the final content from `tool/code-dispatch`, and
+ * the value from the sub-call's own `tools/result` (its `callId` is the dispatch id). The
+ * pipeline derives no presentation meta for nested calls (nothing shows them natively), so the
+ * demo derives it the way a UI would — with the tool's own `output.presentationMeta` — and each
+ * sub-call gets exactly the cards its tool shows for a native call.
+ */
+export class SubCallLog {
   private readonly starts = new Map<string, CodeDispatchStart[]>()
   private readonly ends = new Map<string, CodeDispatchResult>()
+  private readonly values = new Map<string, JsonValue>()
 
   listen(ctx: Context): () => void {
-    const stopStart = ctx.on('tool/code-dispatch-start', (event) => {
-      const list = this.starts.get(event.parent) ?? []
-      list.push(event)
-      this.starts.set(event.parent, list)
-    })
-    const stopEnd = ctx.on('tool/code-dispatch', (event) => {
-      this.ends.set(event.id, event)
-    })
+    const stops = [
+      ctx.on('tool/code-dispatch-start', (event) => {
+        const list = this.starts.get(event.parent) ?? []
+        list.push(event)
+        this.starts.set(event.parent, list)
+      }),
+      ctx.on('tool/code-dispatch', (event) => {
+        this.ends.set(event.id, event)
+      }),
+      ctx.on('tools/result', (execution, result) => {
+        if (execution.parent !== undefined && !result.isError) this.values.set(execution.callId, result.value)
+      }),
+    ]
     return () => {
-      stopStart()
-      stopEnd()
+      for (const stop of stops) stop()
     }
   }
 
@@ -162,18 +190,19 @@ class SubCallLog {
         type: 'result',
         callId: start.id,
         name: start.name,
-        // nested calls carry no presentation meta: presenters fall back to what the content shows
         view: resultView(
           ctx,
           start.name,
           start.arguments,
           { isError: end.isError, content: end.content },
-          undefined,
+          subCallMeta(ctx, start.name, start.arguments, this.values.get(start.id), agent),
           agent,
         ),
         isError: end.isError,
         parentCallId: parent,
       })
+      this.ends.delete(start.id)
+      this.values.delete(start.id)
     }
     this.starts.delete(parent)
   }

@@ -57,7 +57,13 @@ function textLines(text: string | undefined): string[] {
   return text.replace(/\n$/, '').split('\n')
 }
 
-function diffLines(style: CardStyle, diffs: readonly FileDiff[]): string[] {
+/**
+ * The patch lines of `diffs`. A call card's diff is the proposal (`old_string` → `new_string`)
+ * before the file is read, so its hunk header numbers the snippet, not the file (`@@ -1,1 +1,1
+ * @@`): call cards drop hunk headers, and the result card shows the applied patch with its real
+ * line numbers and context.
+ */
+function diffLines(style: CardStyle, diffs: readonly FileDiff[], hunkHeaders: boolean): string[] {
   const out: string[] = []
   for (const diff of diffs) {
     out.push(paint(style, 'bold', `${diff.path}  (+${diff.added} −${diff.removed})`))
@@ -65,8 +71,9 @@ function diffLines(style: CardStyle, diffs: readonly FileDiff[]): string[] {
       if (/^(\+\+\+|---|Index:|\\ No newline|=+$)/.test(line)) continue
       if (line.startsWith('+')) out.push(paint(style, 'green', line))
       else if (line.startsWith('-')) out.push(paint(style, 'red', line))
-      else if (line.startsWith('@@')) out.push(paint(style, 'cyan', line))
-      else out.push(line)
+      else if (line.startsWith('@@')) {
+        if (hunkHeaders) out.push(paint(style, 'cyan', line))
+      } else out.push(line)
     }
   }
   return out
@@ -89,7 +96,7 @@ export function renderCallCard(view: ToolCallView, style: CardStyle, tag = ''): 
       return box(
         style,
         `${lead}${paint(style, 'yellow', '✎')} ${paint(style, 'bold', view.title)}`,
-        diffLines(style, view.diffs),
+        diffLines(style, view.diffs, false),
       )
     case 'generic': {
       const header = `${lead}${paint(style, 'blue', '▸')} ${paint(style, 'bold', view.title)}`
@@ -126,7 +133,7 @@ export function renderCallCard(view: ToolCallView, style: CardStyle, tag = ''): 
 export function renderResultCard(view: ToolResultView, style: CardStyle): string[] {
   switch (view.card) {
     case 'terminal': {
-      // nested (Code Mode) calls carry no presentation meta, so the exit status may be unknown
+      // without presentation meta (a presenter fallback) the exit status may be unknown
       const status =
         view.signal != null
           ? paint(style, 'red', `killed by ${view.signal}`)
@@ -138,7 +145,7 @@ export function renderResultCard(view: ToolResultView, style: CardStyle): string
       return box(style, view.title ?? 'terminal', textLines(view.output), status)
     }
     case 'diff':
-      return box(style, view.title ?? 'diff', diffLines(style, view.diffs))
+      return box(style, view.title ?? 'diff', diffLines(style, view.diffs, true))
     case 'read': {
       const width = String(view.lines.at(-1)?.number ?? 1).length
       const body = view.lines.map(

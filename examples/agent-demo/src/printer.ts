@@ -1,6 +1,7 @@
 /**
  * Turns loop events into terminal lines: the assembly, each assistant turn, each batch's
- * schedule, every call and result as its card, and the policy decisions taken on each call.
+ * schedule, every call and result as its card, and the policy decisions taken on each call
+ * (printed under its call card, before its result and any Code Mode sub-calls).
  */
 import type { LoopEvent } from './agent-loop'
 import { type CardStyle, renderCallCard, renderResultCard } from './cards'
@@ -46,12 +47,14 @@ export function createPrinter(write: (line: string) => void, style: CardStyle, p
           event.parentCallId === undefined ? event.callId : event.callId.replace(`${event.parentCallId}:`, '')
         write('')
         for (const line of renderCallCard(event.view, cardStyle, `[${tag}]`)) write(line)
+        // the gate runs before the body, so its verdict belongs under the call, above whatever
+        // the call did (for run_code: above its sub-calls)
+        const decisions = decisionLine(policyLog, event.callId)
+        if (decisions) write(`${cardStyle.indent ?? ''}${decisions}`)
         return
       }
       case 'result': {
         const cardStyle = event.parentCallId === undefined ? style : nested
-        const decisions = decisionLine(policyLog, event.callId)
-        if (decisions) write(`${cardStyle.indent ?? ''}${decisions}`)
         for (const line of renderResultCard(event.view, cardStyle)) write(line)
         if (event.isError && event.code) write(`${cardStyle.indent ?? ''}  (error code ${event.code})`)
         return

@@ -83,15 +83,15 @@ describe('agent demo', () => {
       'call c1:code:1 bash terminal',
       'result c1:code:1 bash terminal',
       'call c1:code:2 glob generic',
-      'result c1:code:2 glob generic',
+      'result c1:code:2 glob search',
       'call c1:code:3 grep generic',
-      'result c1:code:3 grep generic',
+      'result c1:code:3 grep search',
       'call c1:code:4 read generic',
-      'result c1:code:4 read generic',
+      'result c1:code:4 read read',
       'call c1:code:5 read generic',
       'result c1:code:5 read generic error',
       'call c1:code:6 edit diff',
-      'result c1:code:6 edit generic',
+      'result c1:code:6 edit diff',
       'call c1:code:7 bash terminal',
       'result c1:code:7 bash terminal',
       'result c1 run_code generic',
@@ -108,6 +108,34 @@ describe('agent demo', () => {
       'c1:code:7 approval approved',
     ])
     expect(run.outcome.finalText).toContain('passes now')
+  }, 120_000)
+})
+
+describe('Code Mode sub-call cards', () => {
+  it('every tool shows the same call and result cards as a sub-call as it does natively', async () => {
+    const [native, code] = await Promise.all([runDemo({ mode: 'native' }), runDemo({ mode: 'code' })])
+    /** tool → the set of `call:<card>` / `result:<card>` kinds of its successful calls. */
+    const kinds = (events: readonly LoopEvent[], nested: boolean) => {
+      const failed = new Set(
+        events.flatMap((event) => (event.type === 'result' && event.isError ? [event.callId] : [])),
+      )
+      const out = new Map<string, Set<string>>()
+      for (const event of events) {
+        if (event.type !== 'call' && event.type !== 'result') continue
+        if ((event.parentCallId !== undefined) !== nested || failed.has(event.callId)) continue
+        const set = out.get(event.name) ?? new Set<string>()
+        set.add(`${event.type}:${event.view.card}`)
+        out.set(event.name, set)
+      }
+      return out
+    }
+    const nativeKinds = kinds(native.events, false)
+    const subCallKinds = kinds(code.events, true)
+    expect([...subCallKinds.keys()].sort()).toEqual(['bash', 'edit', 'glob', 'grep', 'read'])
+    for (const [name, set] of subCallKinds)
+      expect([...set].sort(), name).toEqual([...nativeKinds.get(name)!].sort())
+    // and no successful sub-call falls back to the generic result card
+    expect([...subCallKinds.values()].some((set) => set.has('result:generic'))).toBe(false)
   }, 120_000)
 })
 

@@ -13,17 +13,22 @@ export const DEFAULT_WORKER_THREAD_RUNTIME_CONFIG: ResolvedWorkerThreadRuntimeCo
   computeMs: 30_000,
   maxWallMs: 300_000,
   maxOutputBytes: 64 * 1024 * 1024,
+  maxLogLines: 10_000,
   maxOldGenerationSizeMb: 256,
   maxConcurrentRuns: 8,
   warmWorkers: 2,
+  isolation: 'thread',
 })
 
-type Key = keyof ResolvedWorkerThreadRuntimeConfig
+type Key = Exclude<keyof ResolvedWorkerThreadRuntimeConfig, 'isolation'>
+
+const isolations: ReadonlySet<unknown> = new Set(['thread', 'process'])
 
 const bounds: Record<Key, readonly [min: number, max: number]> = {
   computeMs: [1, MAX_TIMER_MS],
   maxWallMs: [1, MAX_TIMER_MS],
   maxOutputBytes: [1, Number.MAX_SAFE_INTEGER],
+  maxLogLines: [1, MAX_TIMER_MS],
   maxOldGenerationSizeMb: [16, 1_048_576],
   maxConcurrentRuns: [1, 1024],
   warmWorkers: [0, 64],
@@ -41,8 +46,15 @@ export function checkWorkerThreadRuntimeConfig(input: unknown): ConfigCheck {
     return { ok: false, issues: ['config must be an object'] }
   }
   const issues: string[] = []
-  const value: Record<string, number> = { ...DEFAULT_WORKER_THREAD_RUNTIME_CONFIG }
+  const value: Record<string, unknown> = { ...DEFAULT_WORKER_THREAD_RUNTIME_CONFIG }
   for (const key of Object.keys(input)) {
+    if (key === 'isolation') {
+      const raw = (input as Record<string, unknown>)[key]
+      if (raw === undefined) continue
+      if (isolations.has(raw)) value[key] = raw
+      else issues.push(`isolation must be 'thread' or 'process'`)
+      continue
+    }
     if (!Object.hasOwn(bounds, key)) {
       issues.push(`unknown option "${key}"`)
       continue

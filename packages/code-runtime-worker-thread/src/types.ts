@@ -26,6 +26,12 @@ export interface WorkerThreadRuntimeConfig {
    * Exceeding it ends the run as `output-limit`.
    */
   readonly maxOutputBytes?: number
+  /**
+   * Cap on the number of log lines a run may print (default 10 000). Each line is a separate
+   * entry every consumer of the logs handles, so a flood of tiny lines is bounded by count as
+   * well as by `maxOutputBytes`. Exceeding it ends the run as `output-limit`.
+   */
+  readonly maxLogLines?: number
   /** V8 old-generation heap cap of each worker, in MiB (default 256, at least 16). Exhausting it ends the run as `worker-exit`. */
   readonly maxOldGenerationSizeMb?: number
   /**
@@ -35,6 +41,14 @@ export interface WorkerThreadRuntimeConfig {
   readonly maxConcurrentRuns?: number
   /** How many booted, unused workers to keep waiting for a program (default 2; 0 spawns on demand). */
   readonly warmWorkers?: number
+  /**
+   * Where each run's worker lives (default `'thread'`). `'process'` hosts it in a fresh Node
+   * process per run, so a fatal V8 error ends that run as `worker-exit` instead of the host, the
+   * process's resident memory (ArrayBuffers included) is capped at `maxOldGenerationSizeMb` +
+   * 256 MiB, and a timeout kills even a builtin that cannot be interrupted. Costs a process boot
+   * per run (absorbed by `warmWorkers`) and about 40 MB RSS per live process.
+   */
+  readonly isolation?: 'thread' | 'process'
 }
 
 /** A validated {@link WorkerThreadRuntimeConfig} with every default applied. */
@@ -42,9 +56,11 @@ export interface ResolvedWorkerThreadRuntimeConfig {
   readonly computeMs: number
   readonly maxWallMs: number
   readonly maxOutputBytes: number
+  readonly maxLogLines: number
   readonly maxOldGenerationSizeMb: number
   readonly maxConcurrentRuns: number
   readonly warmWorkers: number
+  readonly isolation: 'thread' | 'process'
 }
 
 /** A snapshot of the runtime's workers, for monitoring and tests. */

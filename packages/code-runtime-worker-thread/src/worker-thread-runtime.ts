@@ -10,7 +10,7 @@ import { Semaphore } from './pool/semaphore'
 import type { BootResult } from './pool/worker-handle'
 import { WorkerPool } from './pool/worker-pool'
 import { runSession } from './run/run-session'
-import { stripTypeScript, warmTypeStripper } from './strip-types'
+import { TypeStripper } from './strip/type-stripper'
 import type {
   ResolvedWorkerThreadRuntimeConfig,
   WorkerRuntimeStats,
@@ -28,6 +28,7 @@ export class WorkerThreadRuntime implements CodeRuntime {
   readonly config: ResolvedWorkerThreadRuntimeConfig
   readonly #pool: WorkerPool
   readonly #slots: Semaphore
+  readonly #stripper = new TypeStripper()
   readonly #shutdown = new AbortController()
   readonly #runs = new Set<Promise<unknown>>()
 
@@ -35,13 +36,13 @@ export class WorkerThreadRuntime implements CodeRuntime {
   constructor(config?: WorkerThreadRuntimeConfig | null) {
     this.config = resolveWorkerThreadRuntimeConfig(config)
     this.#pool = new WorkerPool(
-      { maxOldGenerationSizeMb: this.config.maxOldGenerationSizeMb },
+      { maxOldGenerationSizeMb: this.config.maxOldGenerationSizeMb, isolation: this.config.isolation },
       this.config.warmWorkers,
     )
     this.#slots = new Semaphore(this.config.maxConcurrentRuns)
     if (this.config.warmWorkers > 0) {
       this.#pool.fill()
-      setImmediate(warmTypeStripper)
+      this.#stripper.warm()
     }
   }
 
@@ -92,7 +93,7 @@ export class WorkerThreadRuntime implements CodeRuntime {
   async dispose(): Promise<void> {
     this.#shutdown.abort()
     this.#slots.close()
-    await Promise.all([this.#pool.dispose(), ...this.#runs])
+    await Promise.all([this.#pool.dispose(), this.#stripper.dispose(), ...this.#runs])
     await this.#pool.dispose()
   }
 
@@ -105,7 +106,9 @@ export class WorkerThreadRuntime implements CodeRuntime {
     })
     if (this.disposed) return failure('abort', 'the code runtime was disposed')
     if (host.signal.aborted) return failure('abort', 'the run was aborted')
-    const stripped = stripTypeScript(request.code)
+    const stripped = await this.#stripper.strip(request.code)
+    if (this.disposed) return failure('abort', 'the code runtime was disposed')
+    if (host.signal.aborted) return failure('abort', 'the run was aborted')
     if (!stripped.ok) return failure('exception', stripped.message)
     const refusal = checkProgram(stripped.source)
     if (refusal !== undefined) return failure('exception', refusal)

@@ -12,6 +12,15 @@ describe('config', () => {
   it('applies the defaults, 64 MiB output among them', () => {
     expect(resolveWorkerThreadRuntimeConfig()).toEqual(DEFAULT_WORKER_THREAD_RUNTIME_CONFIG)
     expect(DEFAULT_WORKER_THREAD_RUNTIME_CONFIG.maxOutputBytes).toBe(64 * 1024 * 1024)
+    expect(DEFAULT_WORKER_THREAD_RUNTIME_CONFIG.maxLogLines).toBe(10_000)
+  })
+
+  it('accepts isolation thread or process, default thread, and refuses anything else', () => {
+    expect(DEFAULT_WORKER_THREAD_RUNTIME_CONFIG.isolation).toBe('thread')
+    expect(resolveWorkerThreadRuntimeConfig({ isolation: 'process' }).isolation).toBe('process')
+    for (const isolation of ['Process', 'vm', 1, null, true]) {
+      expect(() => resolveWorkerThreadRuntimeConfig({ isolation } as never)).toThrow(/isolation must be/)
+    }
   })
 
   it('accepts maxWallMs up to 2147483647 and refuses one more', () => {

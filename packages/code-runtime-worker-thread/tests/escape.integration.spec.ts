@@ -5,9 +5,13 @@
  * running. A program that escapes returns the string 'ESCAPED'.
  */
 
+import { existsSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { CodeRunOutcome } from '@dsh/tools-codemode'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createWorkerThreadRuntime } from '../src/index'
+import { attempt, ESCAPE_ATTEMPTS as corpus } from './fixtures/escape-attempts'
 import { FakeToolCallError, fakeHost, request } from './fixtures/host'
 
 const runtime = createWorkerThreadRuntime({ warmWorkers: 1, computeMs: 3_000, maxWallMs: 10_000 })
@@ -19,17 +23,6 @@ const tools = {
     throw new FakeToolCallError('fail', 'tool failed')
   },
 }
-
-/** Wraps an attempt: it yields a candidate `process`; the run reports whether that worked. */
-const attempt = (body: string) => `
-const probe = (candidate: any) => candidate && typeof candidate === 'object' && typeof candidate.pid === 'number'
-try {
-  const got = await (async () => { ${body} })()
-  return probe(got) ? 'ESCAPED' : 'blocked'
-} catch (error: any) {
-  try { if (probe(error?.constructor?.constructor?.('return process')?.())) return 'ESCAPED' } catch {}
-  return 'blocked'
-}`
 
 async function run(code: string): Promise<CodeRunOutcome> {
   const { host } = fakeHost(tools)
@@ -48,71 +41,54 @@ async function expectBlocked(body: string): Promise<void> {
   else expect(outcome.kind).not.toBe('worker-exit')
 }
 
-const corpus: Array<[string, string]> = [
-  ['tools.constructor.constructor', `return tools.constructor.constructor('return process')()`],
-  ['a binding function constructor', `return tools.echo.constructor('return process')()`],
-  ['console.log.constructor', `return console.log.constructor('return process')()`],
-  ['ToolCallError.constructor', `return ToolCallError.constructor('return process')()`],
-  ['setTimeout.constructor', `return setTimeout.constructor('return process')()`],
-  [
-    'an error thrown by a tool',
-    `try { await tools.fail({}) } catch (e: any) { return e.constructor.constructor('return process')() }`,
-  ],
-  ['the promise a binding returns', `return tools.echo({}).constructor.constructor('return process')()`],
-  [
-    'a value a tool returned',
-    `const v: any = await tools.echo({ a: [1] }); return v.a.constructor.constructor('return process')()`,
-  ],
-  [
-    'this and globalThis',
-    `return (this as any)?.constructor?.constructor('return process')() ?? globalThis.constructor.constructor('return process')()`,
-  ],
-  [
-    'the global prototype chain',
-    `let o: any = globalThis; while (Object.getPrototypeOf(o)) o = Object.getPrototypeOf(o); return o.constructor.constructor('return process')()`,
-  ],
-  ['eval and Function', `try { return eval('process') } catch {} return new Function('return process')()`],
-  [
-    'async and generator function constructors',
-    `const A: any = (async () => {}).constructor; try { return await A('return process')() } catch {} const G: any = (function* () {}).constructor; return G('return process')().next().value`,
-  ],
-  [
-    'ambient globals',
-    `const g: any = globalThis; return g.process ?? g.require?.('node:process') ?? g.module?.require?.('node:process') ?? g.Buffer ?? g.fetch ?? g.WebAssembly ?? g.SharedArrayBuffer ?? g.structuredClone ?? g.postMessage ?? g.parentPort`,
-  ],
-  ['process.exit', `(globalThis as any).process.exit(1)`],
-  [
-    'stack formatting with a Symbol name',
-    `const e: any = new Error('x'); e.name = Symbol('s'); void e.stack; return String(e)`,
-  ],
-  [
-    'stack formatting with an object name',
-    `const e: any = new RangeError('x'); e.name = { toString: null, valueOf: null }; return String(e)`,
-  ],
-  [
-    'Error.prepareStackTrace callsites',
-    `'use strict'; (Error as any).prepareStackTrace = (_: any, t: any) => t; const t: any = new Error('x').stack; return t?.[1]?.getFunction?.()?.constructor('return process')()`,
-  ],
-  [
-    'replacing the Error global',
-    `'use strict'; (globalThis as any).Error = { prepareStackTrace: (_: any, t: any) => t }; return 1`,
-  ],
-  [
-    'caller of a timer callback',
-    `return await new Promise((resolve) => setTimeout(function f(this: any) { resolve((f as any).caller ?? (arguments as any).callee?.caller) }, 1))`,
-  ],
-  [
-    'getters reached while arguments are cloned',
-    `let leaked: any; const args = { get x() { leaked = (this as any).constructor.constructor; return 1 } }; await tools.echo(args); return leaked('return process')()`,
-  ],
-]
-
 describe('escape corpus', () => {
   for (const [name, body] of corpus) {
     it(`blocks ${name}`, async () => {
       await expectBlocked(body)
     })
   }
+
+  it('blocks the FinalizationRegistry route to the uncaught-exception path and util.inspect', async () => {
+    // The reported escape: a cleanup callback runs outside the kernel's guard; it throws a value
+    // whose 'message' getter throws (so a handler reading it fails) and whose inspect hook is
+    // handed Node's own inspect, whose constructor compiles code in the privileged realm.
+    const marker = join(mkdtempSync(join(tmpdir(), 'dsh-escape-')), 'escaped')
+    const { host, calls } = fakeHost(tools)
+    const outcome = await runtime.run(
+      request(
+        `const g: any = globalThis
+        const bomb = {
+          get message(): string { throw new Error('getter') },
+          [Symbol.for('nodejs.util.inspect.custom')](_depth: unknown, _options: unknown, inspect: any) {
+            const req = inspect.constructor('return globalThis.require')()
+            req('node:fs').writeFileSync(${JSON.stringify(marker)}, 'x')
+            req('node:worker_threads').parentPort.postMessage({ k: 'done', s: 0, v: '"ESCAPED"' })
+            return 'x'
+          },
+        }
+        const kinds = [typeof g.FinalizationRegistry, typeof g.WeakRef]
+        if (typeof g.FinalizationRegistry === 'function') {
+          const registry = new g.FinalizationRegistry(() => { throw bomb })
+          for (let i = 0; i < 2000; i++) registry.register({ i }, i)
+        }
+        if (typeof g.WeakRef === 'function') new g.WeakRef({})
+        // Churn the heap so a registry, if any, gets its cleanup scheduled.
+        let keep: unknown[] = []
+        for (let round = 0; round < 15; round++) {
+          keep = Array.from({ length: 20000 }, (_, i) => ({ i, s: 'x'.repeat(8) }))
+          await new Promise((resolve) => setTimeout(resolve, 1))
+        }
+        await tools.echo({ done: keep.length })
+        return kinds`,
+        ['echo', 'fail'],
+      ),
+      host,
+    )
+    await runtime.whenIdle()
+    expect(outcome).toEqual({ ok: true, logs: [], result: ['undefined', 'undefined'] })
+    expect(existsSync(marker)).toBe(false)
+    expect(calls).toHaveLength(1)
+  })
 
   it('blocks import() before a worker is used', async () => {
     await runtime.whenIdle()

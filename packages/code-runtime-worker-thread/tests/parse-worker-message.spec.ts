@@ -59,10 +59,20 @@ describe('parseWorkerMessage (the port is hostile)', () => {
     expect(parseWorkerMessage(forged, cursor()).ok).toBe(false)
   })
 
+  it('checks batched log lines', () => {
+    expect(parseWorkerMessage({ k: 'logs', l: ['a', '', 'c'] }, cursor())).toEqual({
+      ok: true,
+      message: { kind: 'log', lines: ['a', '', 'c'] },
+    })
+    for (const l of [[], 'a', ['a', 1], new Array(3), { 0: 'a', length: 1 }]) {
+      expect(parseWorkerMessage({ k: 'logs', l }, cursor()).ok).toBe(false)
+    }
+  })
+
   it('checks log lines and completions', () => {
     expect(parseWorkerMessage({ k: 'log', l: 'hi' }, cursor())).toEqual({
       ok: true,
-      message: { kind: 'log', line: 'hi' },
+      message: { kind: 'log', lines: ['hi'] },
     })
     expect(parseWorkerMessage({ k: 'log', l: { toString: () => 'x' } }, cursor()).ok).toBe(false)
     expect(parseWorkerMessage({ k: 'done', s: 0 }, cursor())).toEqual({

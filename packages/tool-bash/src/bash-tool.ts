@@ -10,6 +10,7 @@ import {
   resolveCallWorkdir,
 } from './present'
 import { runCommand } from './run-command'
+import { startSandboxGate } from './sandbox-gate'
 
 /** The tool's name, as the model calls it. */
 export const BASH_TOOL_NAME = 'bash'
@@ -33,8 +34,16 @@ const budgetOf = (config: BashConfig, args: BashArgs): number => {
   }
 }
 
+/** Options of {@link createBashTool} that are the host's, not the user's config. */
+export interface CreateBashToolOptions {
+  /** Receives the one startup warning when the sandbox is unavailable (default `console.warn`). */
+  readonly warn?: (message: string) => void
+}
+
 /**
- * Build the `bash` tool definition for a validated config.
+ * Build the `bash` tool definition for a validated config. Unless `config.sandbox.enabled` is
+ * false, every command runs in the OS sandbox; the sandbox probe starts here, so an unavailable
+ * sandbox is reported once, at startup.
  *
  * The body runs `bash -c` in its own process group (see `runCommand`). It returns a value for
  * every run that started — non-zero exit, signal and its own timeout included — and throws only
@@ -44,8 +53,13 @@ const budgetOf = (config: BashConfig, args: BashArgs): number => {
  * maxTimeoutMs`, so `@dsh/tool-call-timeout-policy` enforces the ceiling as `TOOL_TIMEOUT`.
  *
  * @param config — the resolved plugin config.
+ * @param options — where the startup warning goes.
  */
-export function createBashTool(config: BashConfig): ToolDefinition<BashArgs> {
+export function createBashTool(
+  config: BashConfig,
+  options: CreateBashToolOptions = {},
+): ToolDefinition<BashArgs> {
+  const sandboxGate = startSandboxGate(config.sandbox, [config.workdir], options.warn ?? console.warn)
   const description = [
     'Run a bash command (`bash -c`) and return its stdout, stderr and exit code.',
     `Runs in ${config.workdir} unless \`workdir\` is given; stdin is closed; only allow-listed environment variables are set.`,
@@ -67,6 +81,7 @@ export function createBashTool(config: BashConfig): ToolDefinition<BashArgs> {
     presentCall: (args) => presentBashCall(args, config.workdir),
     presentResult: (args, record, meta) => presentBashResult(args, record, meta),
     async execute(args, exec) {
+      const wrap = await sandboxGate()
       const outcome = await runCommand({
         command: args.command,
         cwd: resolveCallWorkdir(config.workdir, args.workdir),
@@ -76,6 +91,7 @@ export function createBashTool(config: BashConfig): ToolDefinition<BashArgs> {
         killGraceMs: config.killGraceMs,
         maxStdoutBytes: config.maxStdoutBytes,
         maxStderrBytes: config.maxStderrBytes,
+        ...(wrap === undefined ? {} : { wrap }),
       })
       const value: BashResult = {
         stdout: outcome.stdout,

@@ -2,6 +2,7 @@ import { isAbsolute, resolve } from 'node:path'
 import type { ConfigIssue, ConfigValidationResult, StandardConfigSchema } from '@dsh/tools-core'
 import { standardConfigSchema } from '@dsh/tools-core'
 import { DEFAULT_ENV_ALLOW_LIST } from './environment'
+import { type BashSandboxConfig, type BashSandboxInput, resolveSandboxConfig } from './sandbox-config'
 
 /** The plugin config as a user writes it; every field is optional. */
 export interface BashConfigInput {
@@ -21,6 +22,11 @@ export interface BashConfigInput {
   readonly env?: Readonly<Record<string, string>>
   /** Delay between SIGTERM and SIGKILL to the process group (ms, default 2000). */
   readonly killGraceMs?: number
+  /**
+   * The OS sandbox (bubblewrap on Linux, `sandbox-exec` on macOS): on by default; `false` opts
+   * out. See {@link BashSandboxInput}.
+   */
+  readonly sandbox?: BashSandboxInput
 }
 
 /** The validated config: every field present, `workdir` absolute. */
@@ -33,6 +39,7 @@ export interface BashConfig {
   readonly envAllowList: readonly string[]
   readonly env: Readonly<Record<string, string>>
   readonly killGraceMs: number
+  readonly sandbox: BashSandboxConfig
 }
 
 /** Defaults applied by {@link resolveBashConfig} (`workdir` defaults to `process.cwd()`). */
@@ -53,6 +60,7 @@ const KNOWN_KEYS = new Set([
   'envAllowList',
   'env',
   'killGraceMs',
+  'sandbox',
 ])
 
 /**
@@ -106,6 +114,7 @@ export function resolveBashConfig(input: unknown): ConfigValidationResult<BashCo
   ) {
     issues.push({ message: 'must map names to strings', path: ['env'] })
   }
+  const sandbox = resolveSandboxConfig(record['sandbox'], issues)
   if (issues.length > 0) return { issues }
   return {
     value: Object.freeze({
@@ -117,6 +126,7 @@ export function resolveBashConfig(input: unknown): ConfigValidationResult<BashCo
       envAllowList: Object.freeze([...(envAllowList as string[])]),
       env: Object.freeze({ ...(env as Record<string, string>) }),
       killGraceMs,
+      sandbox,
     }),
   }
 }

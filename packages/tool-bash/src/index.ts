@@ -1,6 +1,6 @@
 // Public API of @dsh/tool-bash. Explicit named re-exports only; no logic here.
 export { BASH_PARAMETERS, BASH_RESULT_SCHEMA, type BashArgs, type BashResult } from './bash-result'
-export { BASH_TOOL_NAME, createBashTool, effectiveTimeoutMs } from './bash-tool'
+export { BASH_TOOL_NAME, type CreateBashToolOptions, createBashTool, effectiveTimeoutMs } from './bash-tool'
 export {
   BASH_CONFIG_DEFAULTS,
   type BashConfig,
@@ -9,7 +9,7 @@ export {
   resolveBashConfig,
 } from './config'
 export { buildEnvironment, DEFAULT_ENV_ALLOW_LIST, isAllowedEnvName, isCredentialName } from './environment'
-export { BASH_ERROR_CODES, BashSpawnError } from './errors'
+export { BASH_ERROR_CODES, BashSandboxUnavailableError, BashSpawnError } from './errors'
 export { killProcessGroup } from './kill-process-group'
 export { type CapturedOutput, OutputCapture, truncationMarker } from './output-capture'
 export { apply, inject, name } from './plugin'
@@ -22,4 +22,14 @@ export {
   renderBashText,
   resolveCallWorkdir,
 } from './present'
-export { type CommandOutcome, type RunCommandOptions, runCommand } from './run-command'
+export {
+  type CommandOutcome,
+  type CommandRequest,
+  type CommandWrapper,
+  type RunCommandOptions,
+  runCommand,
+  type SpawnPlan,
+} from './run-command'
+export { type BashSandboxConfig, type BashSandboxInput, resolveSandboxConfig } from './sandbox-config'
+export { probeSandbox, SANDBOX_UNAVAILABLE_ENV, type SandboxAvailability } from './sandbox-probe'
+export { createSandboxWrapper, type SandboxPolicy } from './sandbox-wrapper'

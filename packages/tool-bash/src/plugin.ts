@@ -22,5 +22,6 @@ export function apply(ctx: Context, config?: BashConfigInput): void {
       `invalid tool-bash config: ${resolved.issues.map((i) => `${i.path?.join('.') ?? ''} ${i.message}`).join('; ')}`,
     )
   }
-  ctx.tools.register(createBashTool(resolved.value))
+  const logger = ctx.logger('tool-bash')
+  ctx.tools.register(createBashTool(resolved.value, { warn: (message) => logger.warn(message) }))
 }

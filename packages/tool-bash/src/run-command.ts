@@ -24,7 +24,48 @@ export interface RunCommandOptions {
   readonly maxStderrBytes: number
   /** The shell executable (default `bash`). */
   readonly shell?: string
+  /**
+   * Turns the command into what is spawned, e.g. wrapped in the OS sandbox. Without it the
+   * shell itself is spawned: `<shell> -c <command>`.
+   */
+  readonly wrap?: CommandWrapper
 }
+
+/** What {@link CommandWrapper} is asked to start. */
+export interface CommandRequest {
+  readonly command: string
+  readonly cwd: string
+  readonly env: Readonly<Record<string, string>>
+  /** The shell the command is for (default `bash`). */
+  readonly shell: string
+  /** The call's signal: aborting it may stop the preparation. */
+  readonly signal: AbortSignal
+}
+
+/** How to start one command, and what to clean up once it has exited. */
+export interface SpawnPlan {
+  /** The executable spawned as the process-group leader. */
+  readonly file: string
+  readonly args: readonly string[]
+  /** The complete environment of `file`. */
+  readonly env: Readonly<Record<string, string>>
+  /** Called exactly once, after the spawned process has exited (or failed to start). */
+  release(): Promise<void>
+}
+
+/**
+ * Builds the {@link SpawnPlan} of a command (see `createSandboxWrapper`).
+ *
+ * @throws {Error} when the command cannot be prepared; `runCommand` reports it as `BashSpawnError`.
+ */
+export type CommandWrapper = (request: CommandRequest) => Promise<SpawnPlan>
+
+const directPlan = (request: CommandRequest): SpawnPlan => ({
+  file: request.shell,
+  args: ['-c', request.command],
+  env: request.env,
+  release: async () => {},
+})
 
 /** How a command ended. Produced only after the shell has exited and its pipes have closed. */
 export interface CommandOutcome {
@@ -56,20 +97,13 @@ export interface CommandOutcome {
  */
 export async function runCommand(options: RunCommandOptions): Promise<CommandOutcome> {
   await assertDirectory(options.cwd)
-  if (options.signal.aborted) {
-    return {
-      stdout: '',
-      stderr: '',
-      exitCode: null,
-      signal: null,
-      truncated: false,
-      timedOut: false,
-      aborted: true,
-    }
-  }
-  const child = spawn(options.shell ?? 'bash', ['-c', options.command], {
+  if (options.signal.aborted) return ABORTED_BEFORE_START
+  const plan = await planSpawn(options)
+  // Aborted while the plan was made: nothing was started.
+  if (plan === undefined) return ABORTED_BEFORE_START
+  const child = spawn(plan.file, plan.args, {
     cwd: options.cwd,
-    env: options.env,
+    env: plan.env,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -111,12 +145,17 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
       for (const timer of timers) clearTimeout(timer)
       options.signal.removeEventListener('abort', onAbort)
     }
+    // The plan's resources (the sandbox's private tmp, …) go once the process is gone; the
+    // promise settles after that, so nothing of the call outlives it.
+    const settle = (finish: () => void) => {
+      cleanup()
+      plan.release().then(finish, finish)
+    }
 
     child.once('error', (error) => {
       if (child.pid !== undefined) return // a kill failure after start; 'close' still follows
-      cleanup()
-      reject(
-        new BashSpawnError(`failed to start ${options.shell ?? 'bash'}: ${error.message}`, { cause: error }),
+      settle(() =>
+        reject(new BashSpawnError(`failed to start ${plan.file}: ${error.message}`, { cause: error })),
       )
     })
     child.once('spawn', () => {
@@ -136,20 +175,54 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
       terminate()
     })
     child.once('close', (exitCode: number | null, signal: NodeJS.Signals | null) => {
-      cleanup()
       const out = stdout.finish()
       const err = stderr.finish()
-      resolve({
-        stdout: out.text,
-        stderr: err.text,
-        exitCode,
-        signal,
-        truncated: out.droppedBytes > 0 || err.droppedBytes > 0,
-        timedOut,
-        aborted,
-      })
+      settle(() =>
+        resolve({
+          stdout: out.text,
+          stderr: err.text,
+          exitCode,
+          signal,
+          truncated: out.droppedBytes > 0 || err.droppedBytes > 0,
+          timedOut,
+          aborted,
+        }),
+      )
     })
   })
+}
+
+const ABORTED_BEFORE_START: CommandOutcome = Object.freeze({
+  stdout: '',
+  stderr: '',
+  exitCode: null,
+  signal: null,
+  truncated: false,
+  timedOut: false,
+  aborted: true,
+})
+
+/** The plan of the command, or `undefined` when the signal aborted while it was being made. */
+async function planSpawn(options: RunCommandOptions): Promise<SpawnPlan | undefined> {
+  const request: CommandRequest = {
+    command: options.command,
+    cwd: options.cwd,
+    env: options.env,
+    shell: options.shell ?? 'bash',
+    signal: options.signal,
+  }
+  if (options.wrap === undefined) return directPlan(request)
+  try {
+    const plan = await options.wrap(request)
+    if (!options.signal.aborted) return plan
+    await plan.release()
+    return undefined
+  } catch (error) {
+    if (options.signal.aborted) return undefined
+    throw new BashSpawnError(`failed to start ${request.shell}: ${(error as Error).message}`, {
+      cause: error,
+    })
+  }
 }
 
 async function assertDirectory(path: string): Promise<void> {

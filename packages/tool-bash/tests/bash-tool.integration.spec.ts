@@ -5,17 +5,10 @@ import { Context } from '@deepseek-ai/cordis'
 import ToolRuntime, { createScope, type ToolExecutionResult } from '@dsh/tools-core'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import * as bash from '../src/index'
-import { readPids, survivors, waitFor } from './helpers'
+import { markedSurvivors, uniqueMarker, waitForHostPids } from './helpers'
 
 let dir: string
 let ctx: Context
-
-beforeEach(async () => {
-  dir = realpathSync(mkdtempSync(join(tmpdir(), 'dsh-bash-tool-')))
-  ctx = new Context()
-  await ctx.plugin(ToolRuntime)
-  await ctx.plugin(bash, { workdir: dir, killGraceMs: 200, maxStdoutBytes: 200, maxStderrBytes: 200 })
-})
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
 let calls = 0
@@ -30,7 +23,25 @@ const execute = (args: Record<string, unknown>, signal = new AbortController().s
 const text = (result: ToolExecutionResult) =>
   result.content.map((part) => (part.type === 'text' ? part.text : '')).join('')
 
-describe('bash tool', () => {
+// Every rule holds with the OS sandbox (the default; `fallback: 'refuse'` so a host without it
+// fails here instead of passing unsandboxed) and without it.
+describe.each([
+  ['sandboxed', { fallback: 'refuse' }],
+  ['unsandboxed', false],
+] as const)('bash tool (%s)', (_mode, sandbox) => {
+  beforeEach(async () => {
+    dir = realpathSync(mkdtempSync(join(tmpdir(), 'dsh-bash-tool-')))
+    ctx = new Context()
+    await ctx.plugin(ToolRuntime)
+    await ctx.plugin(bash, {
+      workdir: dir,
+      killGraceMs: 200,
+      maxStdoutBytes: 200,
+      maxStderrBytes: 200,
+      sandbox,
+    })
+  })
+
   it('echo returns stdout as the value and the content', async () => {
     const result = await execute({ command: 'echo hello' })
     expect(result).toMatchObject({
@@ -64,13 +75,15 @@ describe('bash tool', () => {
     process.env.DSH_TEST_SECRET_TOKEN = 'hunter2'
     process.env.AWS_SECRET_ACCESS_KEY = 'aws-secret'
     try {
+      // Lines cut to 24 bytes keep the whole listing under the 200-byte cap.
       // biome-ignore lint/suspicious/noTemplateCurlyInString: bash parameter expansion
-      const result = await execute({ command: 'echo "${DSH_TEST_SECRET_TOKEN-unset}"; env' })
+      const result = await execute({ command: 'echo "${DSH_TEST_SECRET_TOKEN-unset}"; env | cut -c1-24' })
       const stdout = (result as unknown as { value: { stdout: string } }).value.stdout
       expect(stdout.split('\n')[0]).toBe('unset')
       expect(stdout).not.toContain('hunter2')
       expect(stdout).not.toContain('DSH_TEST_SECRET_TOKEN')
       expect(stdout).not.toContain('aws-secret')
+      expect(stdout).not.toContain('AWS_SECRET')
       expect(stdout).toContain('PATH=')
     } finally {
       delete process.env.DSH_TEST_SECRET_TOKEN
@@ -98,28 +111,28 @@ describe('bash tool', () => {
   })
 
   it('abort mid-run kills the whole group, settles after exit and reports ABORTED', async () => {
-    const pidFile = join(dir, 'pids')
+    const marker = uniqueMarker()
     const controller = new AbortController()
     const pending = execute(
-      { command: `sleep 100 & echo $! >> ${pidFile}; sleep 100 & echo $! >> ${pidFile}; wait` },
+      { command: `sleep 100.${marker} & sleep 100.${marker} & wait` },
       controller.signal,
     )
-    const pids = await waitFor(() => readPids(pidFile, 2), 'background children')
+    await waitForHostPids(marker, 'sleep', 2)
     controller.abort()
     const result = await pending
     expect(result).toMatchObject({ isError: true, error: { info: { code: 'ABORTED' } } })
-    expect(await survivors(pids)).toEqual([])
+    expect(await markedSurvivors(marker)).toEqual([])
   })
 
   it('the timeoutMs argument kills the group and returns a timed-out result', async () => {
-    const pidFile = join(dir, 'pids')
-    const result = await execute({ command: `sleep 100 & echo $! >> ${pidFile}; wait`, timeoutMs: 300 })
+    const marker = uniqueMarker()
+    const result = await execute({ command: `sleep 100.${marker} & wait`, timeoutMs: 300 })
     expect(result).toMatchObject({
       isError: false,
       value: { timedOut: true, exitCode: null, signal: 'SIGTERM' },
     })
     expect(text(result)).toBe('[timed out after 300ms; process group killed]')
-    expect(await survivors(readPids(pidFile, 1)!)).toEqual([])
+    expect(await markedSurvivors(marker)).toEqual([])
   })
 
   it('a timeoutMs argument below 1 is INVALID_ARGS', async () => {
@@ -172,7 +185,7 @@ describe('bash tool', () => {
     const other = new Context()
     await other.plugin(ToolRuntime)
     const agent = createScope(other, 'agent-a')
-    await agent.ctx.plugin(bash, { workdir: dir })
+    await agent.ctx.plugin(bash, { workdir: dir, sandbox })
     expect(other.tools.get('bash')).toBeUndefined()
     expect(other.tools.get('bash', 'agent-a')?.name).toBe('bash')
     await agent.dispose()

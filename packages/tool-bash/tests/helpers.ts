@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 
 /**
  * Whether a process is alive. A zombie (exited, not yet reaped — e.g. reparented to a PID 1
@@ -48,6 +48,58 @@ export async function survivors(pids: readonly number[]): Promise<number[]> {
   const start = Date.now()
   for (;;) {
     const alive = pids.filter(isAlive)
+    if (alive.length === 0 || Date.now() - start > 5_000) return alive
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
+let markers = 0
+
+/**
+ * A digits-only marker unique to this test process. Put it in a command's argv (`sleep
+ * 100.<marker>`, a `: <marker>` comment in a `bash -c` script) to find its processes from the
+ * host by {@link hostPids}: inside the sandbox's PID namespace `$!` and `$$` are not host pids.
+ */
+export function uniqueMarker(): string {
+  return `${process.pid}${++markers}${Math.floor(Math.random() * 1e6)}`
+}
+
+/**
+ * Host pids of live (non-zombie) processes whose argv contains `marker`, from a scan of the
+ * host's `/proc`; with `program`, only those whose argv[0] ends with it.
+ */
+export function hostPids(marker: string, program?: string): number[] {
+  const found: number[] = []
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    const pid = Number(entry)
+    if (pid === process.pid) continue
+    let argv: string[]
+    try {
+      argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
+    } catch {
+      continue
+    }
+    if (!argv.some((arg) => arg.includes(marker))) continue
+    if (program !== undefined && !(argv[0] ?? '').endsWith(program)) continue
+    if (isAlive(pid)) found.push(pid)
+  }
+  return found
+}
+
+/** Wait until at least `count` processes of `program` carrying `marker` run on the host. */
+export function waitForHostPids(marker: string, program: string, count: number): Promise<number[]> {
+  return waitFor(() => {
+    const pids = hostPids(marker, program)
+    return pids.length >= count ? pids : undefined
+  }, `${count} × ${program} (${marker})`)
+}
+
+/** Every host process carrying `marker` still alive once pending kills have landed (polls up to 5 s). */
+export async function markedSurvivors(marker: string): Promise<number[]> {
+  const start = Date.now()
+  for (;;) {
+    const alive = hostPids(marker)
     if (alive.length === 0 || Date.now() - start > 5_000) return alive
     await new Promise((resolve) => setTimeout(resolve, 10))
   }

@@ -1,31 +1,39 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
+import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { BashSpawnError } from '../src/errors'
 import { type RunCommandOptions, runCommand } from '../src/run-command'
-import { readPids, survivors, waitFor } from './helpers'
+import { createSandboxWrapper } from '../src/sandbox-wrapper'
+import { markedSurvivors, uniqueMarker, waitForHostPids } from './helpers'
 
 let dir: string
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'dsh-bash-run-'))
+  dir = realpathSync(mkdtempSync(join(tmpdir(), 'dsh-bash-run-')))
 })
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
-const run = (command: string, options: Partial<RunCommandOptions> = {}) =>
-  runCommand({
-    command,
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-    signal: new AbortController().signal,
-    timeoutMs: 20_000,
-    killGraceMs: 200,
-    maxStdoutBytes: 1024,
-    maxStderrBytes: 1024,
-    ...options,
-  })
+// Every rule holds with and without the OS sandbox.
+describe.each([
+  ['unsandboxed', false],
+  ['sandboxed', true],
+] as const)('runCommand (%s)', (_mode, sandboxed) => {
+  const run = (command: string, options: Partial<RunCommandOptions> = {}) =>
+    runCommand({
+      command,
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      signal: new AbortController().signal,
+      timeoutMs: 20_000,
+      killGraceMs: 200,
+      maxStdoutBytes: 1024,
+      maxStderrBytes: 1024,
+      ...(sandboxed
+        ? { wrap: createSandboxWrapper({ writableRoots: [dir], denyRead: [homedir()], network: 'none' }) }
+        : {}),
+      ...options,
+    })
 
-describe('runCommand', () => {
   it('captures stdout, stderr and the exit code', async () => {
     const outcome = await run('echo out; echo err >&2; exit 3')
     expect(outcome).toEqual({
@@ -39,7 +47,7 @@ describe('runCommand', () => {
     })
   })
 
-  it('runs in the given working directory with exactly the given environment', async () => {
+  it('runs in the given working directory with the given environment', async () => {
     const outcome = await run('pwd; echo "$ONLY"; env | wc -l', { env: { ONLY: 'yes' } })
     expect(outcome.stdout.split('\n').slice(0, 2)).toEqual([dir, 'yes'])
   })
@@ -59,46 +67,41 @@ describe('runCommand', () => {
   })
 
   it('abort kills the whole process group and settles only after exit', async () => {
-    const pidFile = join(dir, 'pids')
+    const marker = uniqueMarker()
     const controller = new AbortController()
-    const pending = run(`sleep 100 & echo $! >> ${pidFile}; sleep 100 & echo $! >> ${pidFile}; wait`, {
-      signal: controller.signal,
-    })
-    const pids = await waitFor(() => readPids(pidFile, 2), 'background children')
+    const pending = run(`sleep 100.${marker} & sleep 100.${marker} & wait`, { signal: controller.signal })
+    await waitForHostPids(marker, 'sleep', 2)
     controller.abort()
     const outcome = await pending
     expect(outcome.aborted).toBe(true)
     expect(outcome.signal).toBe('SIGTERM')
-    expect(await survivors(pids)).toEqual([])
+    expect(await markedSurvivors(marker)).toEqual([])
   })
 
   it('its own timeout kills the group and says so', async () => {
-    const pidFile = join(dir, 'pids')
-    const outcome = await run(`sleep 100 & echo $! >> ${pidFile}; wait`, { timeoutMs: 300 })
+    const marker = uniqueMarker()
+    const outcome = await run(`sleep 100.${marker} & wait`, { timeoutMs: 300 })
     expect(outcome).toMatchObject({ timedOut: true, exitCode: null, signal: 'SIGTERM' })
-    expect(await survivors(readPids(pidFile, 1)!)).toEqual([])
+    expect(await markedSurvivors(marker)).toEqual([])
   })
 
   it('a child ignoring SIGTERM is killed with SIGKILL after the grace', async () => {
-    const pidFile = join(dir, 'pids')
+    const marker = uniqueMarker()
     const controller = new AbortController()
-    const pending = run(
-      `bash -c 'trap "" TERM; echo $$ >> ${pidFile}; while :; do sleep 0.05; done' & wait`,
-      {
-        signal: controller.signal,
-      },
-    )
-    const pids = await waitFor(() => readPids(pidFile, 1), 'stubborn child')
+    const pending = run(`bash -c 'trap "" TERM; while :; do sleep 0.05; done; : ${marker}' & wait`, {
+      signal: controller.signal,
+    })
+    await waitForHostPids(marker, 'bash', 1)
     controller.abort()
     await pending
-    expect(await survivors(pids)).toEqual([])
+    expect(await markedSurvivors(marker)).toEqual([])
   })
 
   it('background jobs left behind by a finished command do not survive it', async () => {
-    const pidFile = join(dir, 'pids')
-    const outcome = await run(`sleep 100 & echo $! >> ${pidFile}; echo done`)
+    const marker = uniqueMarker()
+    const outcome = await run(`sleep 100.${marker} & echo done`)
     expect(outcome).toMatchObject({ stdout: 'done\n', exitCode: 0, timedOut: false })
-    expect(await survivors(readPids(pidFile, 1)!)).toEqual([])
+    expect(await markedSurvivors(marker)).toEqual([])
   })
 
   it('an already-aborted signal starts nothing', async () => {
@@ -107,5 +110,33 @@ describe('runCommand', () => {
     const outcome = await run(`touch ${join(dir, 'ran')}`, { signal: controller.signal })
     expect(outcome.aborted).toBe(true)
     await expect(import('node:fs/promises').then((fs) => fs.access(join(dir, 'ran')))).rejects.toThrow()
+  })
+})
+
+describe('runCommand with a sandbox wrapper', () => {
+  it('an abort while the sandbox is prepared starts nothing and releases the plan (its private TMPDIR)', async () => {
+    const controller = new AbortController()
+    const sandbox = createSandboxWrapper({ writableRoots: [dir], denyRead: [], network: 'none' })
+    let privateTmp: string | undefined
+    const outcome = await runCommand({
+      command: `touch ${join(dir, 'ran')}`,
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      signal: controller.signal,
+      timeoutMs: 20_000,
+      killGraceMs: 200,
+      maxStdoutBytes: 1024,
+      maxStderrBytes: 1024,
+      wrap: async (request) => {
+        const plan = await sandbox(request)
+        privateTmp = plan.env.TMPDIR
+        controller.abort()
+        return plan
+      },
+    })
+    expect(outcome).toMatchObject({ aborted: true, exitCode: null, signal: null })
+    expect(privateTmp).toMatch(/dsh-bash-tmp-/)
+    expect(existsSync(privateTmp!)).toBe(false)
+    expect(existsSync(join(dir, 'ran'))).toBe(false)
   })
 })

@@ -1,3 +1,5 @@
+import { linkSignals } from '@dsh/tools-core'
+
 /**
  * A one-shot deadline fused with a caller's signal. The deadline counts as expired only if its
  * timer fired while the caller's signal was still live: a caller abort first disarms it, so a
@@ -16,6 +18,10 @@ export interface Deadline {
  * Start a deadline of `ms` milliseconds over `callerSignal`. On expiry the fused signal aborts
  * with `reason()` as its reason.
  *
+ * No listener of its own goes on `callerSignal` (many concurrent calls share it): the timer
+ * checks the caller's state when it fires, and the fused signal follows the caller through
+ * `linkSignals`, which keeps at most one listener per source for all its followers.
+ *
  * @param callerSignal — the signal the deadline is fused with.
  * @param ms — the budget in milliseconds.
  * @param reason — builds the abort reason when the deadline fires.
@@ -28,16 +34,15 @@ export function startDeadline(callerSignal: AbortSignal, ms: number, reason: () 
     expired = true
     controller.abort(reason())
   }, ms)
-  const onCallerAbort = () => clearTimeout(timer)
-  callerSignal.addEventListener('abort', onCallerAbort, { once: true })
+  const fused = linkSignals(callerSignal, controller.signal)
   return {
-    signal: AbortSignal.any([callerSignal, controller.signal]),
+    signal: fused.signal,
     get expired() {
       return expired
     },
     dispose() {
       clearTimeout(timer)
-      callerSignal.removeEventListener('abort', onCallerAbort)
+      fused.dispose()
     },
   }
 }

@@ -38,7 +38,15 @@ it("bash's declared budget is enforced: the group is killed and the result is TO
   await ctx.plugin(ToolRuntime)
   await ctx.plugin(timeoutPolicy)
   // The definition declares timeoutMs = maxTimeoutMs; the call asks for the (equal) default.
-  await ctx.plugin(bash, { workdir: dir, maxTimeoutMs: 1000, defaultTimeoutMs: 1000, killGraceMs: 200 })
+  // Unsandboxed: this checks the policy, and $! must be a host pid (tool-bash's own suites run
+  // this rule in its OS sandbox too).
+  await ctx.plugin(bash, {
+    workdir: dir,
+    maxTimeoutMs: 1000,
+    defaultTimeoutMs: 1000,
+    killGraceMs: 200,
+    sandbox: false,
+  })
   const pidFile = join(dir, 'pids')
   const result = await ctx.tools.execute({
     callId: 'c',

@@ -19,6 +19,12 @@ export interface FsToolsConfig {
   readonly maxGrepMatches: number
   /** `grep` skips files larger than this many bytes (reported in `skippedFiles`). */
   readonly maxGrepFileBytes: number
+  /** Bytes of file text one `grep` searches; later files are skipped and the value says so. */
+  readonly maxGrepTotalBytes: number
+  /** Wall-clock budget of one `grep` in ms; past it the search worker is terminated. */
+  readonly grepTimeoutMs: number
+  /** Directory entries one `glob`/`grep` visits; the walk stops there and the value says so. */
+  readonly maxWalkEntries: number
   /** Above this combined size of old + new text, diff cards carry no hunks (see README). */
   readonly maxDiffBytes: number
   /** Directory names `glob`/`grep` never descend into. */
@@ -37,6 +43,9 @@ export const FS_TOOLS_DEFAULTS = {
   maxGlobResults: 1000,
   maxGrepMatches: 500,
   maxGrepFileBytes: 4 * 1024 * 1024,
+  maxGrepTotalBytes: 256 * 1024 * 1024,
+  grepTimeoutMs: 30_000,
+  maxWalkEntries: 200_000,
   maxDiffBytes: 1024 * 1024,
   ignoreDirectories: ['node_modules', '.git'],
 } as const satisfies Omit<FsToolsConfig, 'roots'>
@@ -77,6 +86,9 @@ const INTEGER_FIELDS = [
   'maxGlobResults',
   'maxGrepMatches',
   'maxGrepFileBytes',
+  'maxGrepTotalBytes',
+  'grepTimeoutMs',
+  'maxWalkEntries',
   'maxDiffBytes',
 ] as const
 

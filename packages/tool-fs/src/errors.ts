@@ -25,8 +25,12 @@ export const FS_TOOL_ERROR_CODES = {
   EDIT_NO_CHANGE: 'EDIT_NO_CHANGE',
   /** Read-before-write policy: the file was never read, or changed since it was read. */
   NOT_READ: 'NOT_READ',
-  /** A `glob`/`grep` pattern is invalid. */
+  /** A `glob`/`grep` pattern is invalid, unsupported (lookaround, backreference, extglob) or past its bounds. */
   INVALID_PATTERN: 'INVALID_PATTERN',
+  /** `grep` ran past its time budget (`grepTimeoutMs`); its worker was terminated. */
+  SEARCH_BUDGET_EXCEEDED: 'SEARCH_BUDGET_EXCEEDED',
+  /** `grep`'s worker thread failed (e.g. ran out of memory) and was terminated. */
+  SEARCH_FAILED: 'SEARCH_FAILED',
   /** The plugin configuration is invalid (e.g. a root that does not exist). */
   INVALID_CONFIG: 'INVALID_CONFIG',
 } as const

@@ -1,7 +1,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import type { ToolDefinition } from '@dsh/tools-core'
 import { type FsToolsConfig, type FsToolsConfigInput, resolveFsToolsConfig } from './config'
-import { createFsToolContext } from './fs-tool-context'
+import { createFsToolContext, type FsToolContext } from './fs-tool-context'
 import { createEditTool } from './tools/edit-tool'
 import { createGlobTool } from './tools/glob-tool'
 import { createGrepTool } from './tools/grep-tool'
@@ -16,11 +16,15 @@ export const inject = ['tools']
 
 /**
  * Build the five fs tool definitions (`read`, `write`, `edit`, `glob`, `grep`) sharing one
- * path guard and read tracker — for hosts that register tools themselves.
+ * path guard and read tracker — for hosts that register tools themselves. `grep`'s worker
+ * threads are unref'd while idle and end after a quiet spell, so nothing outlives the host.
  * @throws {FsToolError} `INVALID_CONFIG` when a root does not exist.
  */
 export function createFsTools(config: FsToolsConfig): ToolDefinition[] {
-  const context = createFsToolContext(config)
+  return toolsOf(createFsToolContext(config))
+}
+
+function toolsOf(context: FsToolContext): ToolDefinition[] {
   return [
     createReadTool(context),
     createWriteTool(context),
@@ -33,9 +37,12 @@ export function createFsTools(config: FsToolsConfig): ToolDefinition[] {
 /**
  * Register the fs tools with `ctx.tools`; registrations end with the plugin's fiber. cordis
  * has already validated `config` through {@link Config}; validating again here is idempotent
- * and keeps a direct `apply()` call (or a partial config type) safe.
+ * and keeps a direct `apply()` call (or a partial config type) safe. `grep`'s worker threads are
+ * terminated when the fiber ends.
  * @throws {FsToolError} `INVALID_CONFIG` for an invalid config or a missing root.
  */
 export function apply(ctx: Context, config?: FsToolsConfigInput): void {
-  for (const definition of createFsTools(resolveFsToolsConfig(config))) ctx.tools.register(definition)
+  const context = createFsToolContext(resolveFsToolsConfig(config))
+  ctx.effect(() => () => context.grepWorkers.close(), 'tool-fs/grep-workers')
+  for (const definition of toolsOf(context)) ctx.tools.register(definition)
 }

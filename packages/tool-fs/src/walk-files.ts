@@ -18,6 +18,10 @@ export interface WalkOptions {
   /** Directory names never descended into (e.g. `node_modules`, `.git`). */
   readonly ignoreDirectories: ReadonlySet<string>
   readonly signal?: AbortSignal
+  /** Stop after reading this many directory entries (a hostile or huge tree cannot run long). */
+  readonly maxEntries?: number
+  /** Called once when the walk stops early at `maxEntries`. */
+  readonly onLimit?: () => void
 }
 
 /**
@@ -25,12 +29,14 @@ export interface WalkOptions {
  * entries in code-unit order, so output is deterministic. Ignored directory names are skipped.
  * Symlinks are never descended: a symlinked file is yielded only when its target is a regular
  * file inside a root; symlinked directories are skipped (this also rules out cycles).
- * Unreadable directories are skipped silently. Uses an explicit stack, not recursion.
+ * Unreadable directories are skipped silently. Uses an explicit stack, not recursion. Past
+ * `maxEntries` directory entries the walk ends (after `onLimit`); `signal` is checked per entry.
  */
 export async function* walkFiles(base: string, options: WalkOptions): AsyncGenerator<WalkedFile> {
   const stack: { absolute: string; relative: string; kind: 'dir' | 'file' | 'link' }[] = [
     { absolute: base, relative: '', kind: 'dir' },
   ]
+  let entries = 0
   while (stack.length > 0) {
     options.signal?.throwIfAborted()
     const entry = stack.pop()!
@@ -44,6 +50,11 @@ export async function* walkFiles(base: string, options: WalkOptions): AsyncGener
       continue
     }
     const children = await readDirectory(entry.absolute)
+    entries += children.length
+    if (options.maxEntries !== undefined && entries > options.maxEntries) {
+      options.onLimit?.()
+      return
+    }
     for (let index = children.length - 1; index >= 0; index--) {
       const child = children[index]!
       const kind = child.isDirectory()

@@ -11,19 +11,20 @@ import type {
   ToolExecutionResult,
   ToolRunContext,
 } from '@dsh/tools-core'
-import { RESERVED_TOOL_NAME, snapshotJson } from '@dsh/tools-core'
+import { RESERVED_TOOL_NAME } from '@dsh/tools-core'
 import type { DispatchEventPort, ToolRuntimePort } from './bridge-ports'
 import type { CodeRunHost, CodeRunOutcome, CodeRuntime } from './code-runtime'
 import { DispatchPool } from './dispatch-pool'
 import { ToolCallError } from './errors'
+import { SubCallAdmission, type SubCallLimits } from './sub-call-admission'
 
 /** What a bridge needs from its surroundings. */
 export interface BridgeEnvironment {
   readonly tools: ToolRuntimePort
   readonly runtime: CodeRuntime
   readonly events: DispatchEventPort
-  /** Validated integer ≥ 1. */
-  readonly maxParallelSubCalls: number
+  /** The validated Code Mode config: `maxParallelSubCalls` and the per-run limits. */
+  readonly limits: SubCallLimits
 }
 
 /** One binding call on its way through the pool. */
@@ -31,6 +32,8 @@ interface SubCall {
   readonly n: number
   readonly exclusive: boolean
   readonly input: ToolExecutionInput
+  /** Argument bytes this call holds in the queue until it starts (0 when it started at once). */
+  queuedBytes: number
   resolve: (value: JsonValue) => void
   reject: (error: ToolCallError) => void
 }
@@ -49,6 +52,7 @@ export class CodeRunBridge implements CodeRunHost {
   readonly signal: AbortSignal
   private readonly controller = new AbortController()
   private readonly pool: DispatchPool<SubCall>
+  private readonly admission: SubCallAdmission
   private readonly names: ReadonlySet<string>
   private readonly contexts: [number, readonly AdditionalContext[]][] = []
   private submitted = 0
@@ -66,7 +70,8 @@ export class CodeRunBridge implements CodeRunHost {
     if (exec.signal.aborted) this.controller.abort(exec.signal.reason)
     else exec.signal.addEventListener('abort', this.onOuterAbort, { once: true })
     this.names = new Set(toolNames)
-    this.pool = new DispatchPool(env.maxParallelSubCalls, (call) => void this.dispatch(call))
+    this.admission = new SubCallAdmission(env.limits)
+    this.pool = new DispatchPool(env.limits.maxParallelSubCalls, (call) => void this.dispatch(call))
   }
 
   /** How many binding calls were submitted to the pool so far. */
@@ -74,19 +79,23 @@ export class CodeRunBridge implements CodeRunHost {
     return this.submitted
   }
 
-  /** Submit one binding call (bound: safe to detach from the bridge). */
+  /**
+   * Submit one binding call (bound: safe to detach from the bridge). The run's limits are
+   * checked first (see {@link SubCallAdmission}); a refused call rejects with a
+   * `ToolCallError` and reaches neither policy nor a tool.
+   */
   readonly call = (name: string, args: JsonValue): Promise<JsonValue> => {
     if (this.ended) return rejectWith(name, 'the run_code program has already finished')
+    const admission = this.admission
+    const overLimit = admission.count()
+    if (overLimit !== undefined) return rejectWith(String(name), overLimit.message)
     if (typeof name !== 'string' || !this.names.has(name)) {
       return rejectWith(String(name), `unknown tool: ${String(name)} is not a binding of this run`)
     }
-    let snapshot: JsonValue
-    try {
-      snapshot = snapshotJson(args)
-    } catch (error) {
-      return rejectWith(name, `arguments are not lossless JSON: ${describe(error)}`)
-    }
-    const n = ++this.submitted
+    const admitted = admission.admit(args)
+    if (!admitted.ok) return rejectWith(name, admitted.message)
+    const snapshot = admitted.value
+    const n = this.submitted + 1
     const exec = this.exec
     const input: ToolExecutionInput =
       exec.agent === undefined
@@ -115,9 +124,17 @@ export class CodeRunBridge implements CodeRunHost {
       n,
       exclusive,
       input,
+      queuedBytes: 0,
       resolve: undefined!,
       reject: undefined!,
     }
+    if (!this.pool.wouldStart(call)) {
+      const refused = admission.enqueue(admitted.bytes)
+      if (refused !== undefined) return rejectWith(name, refused.message)
+      call.queuedBytes = admitted.bytes
+    }
+    this.submitted = n
+    admission.submitted()
     const promise = new Promise<JsonValue>((resolve, reject) => {
       call.resolve = resolve
       call.reject = reject
@@ -151,6 +168,7 @@ export class CodeRunBridge implements CodeRunHost {
 
   private async dispatch(call: SubCall): Promise<void> {
     const { input } = call
+    if (call.queuedBytes > 0) this.admission.dequeue(call.queuedBytes)
     const events = this.env.events
     const observed = events.listening('tool/code-dispatch-start') || events.listening('tool/code-dispatch')
     const startTime = observed ? Date.now() : 0
@@ -174,6 +192,7 @@ export class CodeRunBridge implements CodeRunHost {
     if (result === undefined) {
       const message = `tool runtime failed: ${describe(thrown)}`
       if (observed) this.emitResult(input, [{ type: 'text', text: `Error: ${message}` }], true, startTime)
+      this.admission.settled()
       this.pool.finish(call)
       call.reject(new ToolCallError(input.name, message))
       return
@@ -182,6 +201,7 @@ export class CodeRunBridge implements CodeRunHost {
       this.contexts.push([call.n, result.additionalContexts])
     }
     if (observed) this.emitResult(input, result.content, result.isError, startTime)
+    this.admission.settled()
     this.pool.finish(call)
     if (result.isError) call.reject(new ToolCallError(input.name, result.error.message))
     else call.resolve(result.value)

@@ -10,10 +10,49 @@ export interface CodeModeConfig {
    * `1` restores serial dispatch.
    */
   readonly maxParallelSubCalls?: number
+  /**
+   * Most binding calls one run may make (integer ≥ 1, default 10,000). Every call the program
+   * makes counts, refused ones included; later calls reject with a `ToolCallError` naming the
+   * limit and never reach policy or a tool.
+   */
+  readonly maxSubCallsPerRun?: number
+  /**
+   * Most binding calls of one run submitted but not yet settled, queued or running (integer
+   * ≥ 1, default 1,000). A call past it rejects with a `ToolCallError`; the run goes on.
+   */
+  readonly maxOutstandingSubCalls?: number
+  /**
+   * Most argument bytes of one run waiting in its queue (integer ≥ 1, default 64 MiB). A call's
+   * size is its string code units (values and keys) plus one per JSON value, every occurrence
+   * of a shared reference counted. A call that would start at once is not queued; one that would
+   * take the queued total past the cap rejects with a `ToolCallError`.
+   */
+  readonly maxQueuedArgumentBytes?: number
+  /**
+   * Most JSON values in one call's arguments, every occurrence of a shared reference counted
+   * (integer ≥ 1, default 2,000,000). Counted while the arguments are read; past it the call
+   * rejects at once.
+   */
+  readonly maxArgumentNodes?: number
+  /**
+   * Most string code units (values and keys) in one call's arguments, every occurrence counted
+   * (integer ≥ 1, default 32 Mi = 33,554,432). Counted while the arguments are read.
+   */
+  readonly maxArgumentStringLength?: number
 }
 
 /** The defaults applied to absent fields. */
-export const DEFAULT_CODE_MODE_CONFIG: Required<CodeModeConfig> = Object.freeze({ maxParallelSubCalls: 10 })
+export const DEFAULT_CODE_MODE_CONFIG: Required<CodeModeConfig> = Object.freeze({
+  maxParallelSubCalls: 10,
+  maxSubCallsPerRun: 10_000,
+  maxOutstandingSubCalls: 1_000,
+  maxQueuedArgumentBytes: 64 * 1024 * 1024,
+  maxArgumentNodes: 2_000_000,
+  maxArgumentStringLength: 32 * 1024 * 1024,
+})
+
+type Key = keyof CodeModeConfig
+const KEYS = Object.keys(DEFAULT_CODE_MODE_CONFIG) as Key[]
 
 type Issue = { readonly message: string; readonly path?: readonly PropertyKey[] }
 
@@ -24,20 +63,23 @@ function check(input: unknown): { value: Required<CodeModeConfig> } | { issues: 
   }
   const issues: Issue[] = []
   for (const key of Object.keys(input)) {
-    if (key !== 'maxParallelSubCalls')
+    if (!(KEYS as string[]).includes(key))
       issues.push({ message: `unknown config key ${JSON.stringify(key)}`, path: [key] })
   }
-  const raw = (input as { maxParallelSubCalls?: unknown }).maxParallelSubCalls
-  if (raw !== undefined && !(typeof raw === 'number' && Number.isSafeInteger(raw) && raw >= 1)) {
-    issues.push({ message: 'maxParallelSubCalls must be an integer ≥ 1', path: ['maxParallelSubCalls'] })
+  const value: Record<string, number> = { ...DEFAULT_CODE_MODE_CONFIG }
+  for (const key of KEYS) {
+    const raw = (input as Record<string, unknown>)[key]
+    if (raw === undefined) continue
+    if (typeof raw === 'number' && Number.isSafeInteger(raw) && raw >= 1) value[key] = raw
+    else issues.push({ message: `${key} must be an integer ≥ 1`, path: [key] })
   }
   if (issues.length > 0) return { issues }
-  return { value: Object.freeze({ maxParallelSubCalls: (raw as number | undefined) ?? 10 }) }
+  return { value: Object.freeze(value) as Required<CodeModeConfig> }
 }
 
 /**
- * Standard Schema validator of {@link CodeModeConfig}: absent fields take their defaults,
- * unknown keys and a `maxParallelSubCalls` that is not an integer ≥ 1 are rejected.
+ * Standard Schema validator of {@link CodeModeConfig}: absent fields take their defaults;
+ * unknown keys and any limit that is not a safe integer ≥ 1 are rejected.
  */
 export const CodeModeConfigSchema: NonNullable<Plugin.Base<CodeModeConfig>['Config']> = {
   '~standard': {

@@ -37,6 +37,12 @@ export class DispatchPool<J extends DispatchJob> {
     return this.running
   }
 
+  /** Whether `job`, submitted now, would start at once (nothing queued ahead of it, a slot free). */
+  wouldStart(job: J): boolean {
+    if (this.closed || this.exclusiveRunning || this.head < this.queue.length) return false
+    return job.exclusive ? this.running === 0 : this.running < this.maxParallel
+  }
+
   /** Queue a job; it starts as soon as the scheduling rules allow. Throws once the pool is closed. */
   submit(job: J): void {
     if (this.closed) throw new Error('dispatch pool is closed')

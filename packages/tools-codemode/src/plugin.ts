@@ -20,7 +20,7 @@ export const name = 'tools-codemode'
  */
 export const inject = ['tools', 'codeRuntime']
 
-/** Config validator (`{ maxParallelSubCalls: 10 }`, integer ≥ 1). */
+/** Config validator: `maxParallelSubCalls` and the per-run limits, each an integer ≥ 1 (see `CodeModeConfig`). */
 export const Config: typeof CodeModeConfigSchema = CodeModeConfigSchema
 
 /**
@@ -33,7 +33,7 @@ export function apply(ctx: Context, config?: CodeModeConfig): void {
     tools: ctx.tools,
     runtime,
     events: createDispatchEventPort(ctx),
-    maxParallelSubCalls: config?.maxParallelSubCalls ?? DEFAULT_CODE_MODE_CONFIG.maxParallelSubCalls,
+    limits: { ...DEFAULT_CODE_MODE_CONFIG, ...config },
   }
   const transport = createRunCodeTransport({
     language: runtime.language,

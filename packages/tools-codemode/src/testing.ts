@@ -6,6 +6,7 @@
 import { Context } from '@deepseek-ai/cordis'
 import ToolRuntime, { type ToolExecutionResult, type ToolPresentationMode } from '@dsh/tools-core'
 import type { CodeRuntime } from './code-runtime'
+import type { CodeModeConfig } from './config'
 import * as CodeMode from './plugin'
 
 /** Options of {@link createCodeModeApp}. */
@@ -16,6 +17,8 @@ export interface CodeModeAppOptions {
   readonly runtime: CodeRuntime
   /** Passed to the Code Mode plugin's config. */
   readonly maxParallelSubCalls?: number
+  /** More Code Mode config (limits); `maxParallelSubCalls` above wins when both are given. */
+  readonly config?: CodeModeConfig
 }
 
 /**
@@ -31,10 +34,12 @@ export async function createCodeModeApp(options: CodeModeAppOptions): Promise<Co
       child.provide('codeRuntime', options.runtime)
     },
   })
-  await ctx.plugin(
-    CodeMode,
-    options.maxParallelSubCalls === undefined ? {} : { maxParallelSubCalls: options.maxParallelSubCalls },
-  )
+  await ctx.plugin(CodeMode, {
+    ...options.config,
+    ...(options.maxParallelSubCalls === undefined
+      ? {}
+      : { maxParallelSubCalls: options.maxParallelSubCalls }),
+  })
   return ctx
 }
 

@@ -1,26 +1,41 @@
 import { describe, expect, it } from 'vitest'
-import { CodeModeConfigSchema } from '../src/config'
+import { CodeModeConfigSchema, DEFAULT_CODE_MODE_CONFIG } from '../src/config'
 
 const validate = (input: unknown) => CodeModeConfigSchema['~standard'].validate(input)
 
+const DEFAULTS = {
+  maxParallelSubCalls: 10,
+  maxSubCallsPerRun: 10_000,
+  maxOutstandingSubCalls: 1_000,
+  maxQueuedArgumentBytes: 67_108_864,
+  maxArgumentNodes: 2_000_000,
+  maxArgumentStringLength: 33_554_432,
+}
+const KEYS = Object.keys(DEFAULTS) as (keyof typeof DEFAULTS)[]
+
 describe('CodeModeConfigSchema', () => {
-  it('defaults maxParallelSubCalls to 10', () => {
-    expect(validate(undefined)).toEqual({ value: { maxParallelSubCalls: 10 } })
-    expect(validate({})).toEqual({ value: { maxParallelSubCalls: 10 } })
+  it('absent fields take the documented defaults', () => {
+    expect(DEFAULT_CODE_MODE_CONFIG).toEqual(DEFAULTS)
+    expect(validate(undefined)).toEqual({ value: DEFAULTS })
+    expect(validate({})).toEqual({ value: DEFAULTS })
   })
 
-  it('accepts any integer ≥ 1 (1 = serial)', () => {
-    expect(validate({ maxParallelSubCalls: 1 })).toEqual({ value: { maxParallelSubCalls: 1 } })
-    expect(validate({ maxParallelSubCalls: 64 })).toEqual({ value: { maxParallelSubCalls: 64 } })
+  it('accepts any integer ≥ 1 for every key (maxParallelSubCalls 1 = serial)', () => {
+    for (const key of KEYS) {
+      expect(validate({ [key]: 1 })).toEqual({ value: { ...DEFAULTS, [key]: 1 } })
+      expect(validate({ [key]: 64 })).toEqual({ value: { ...DEFAULTS, [key]: 64 } })
+    }
   })
 
-  it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '4', null])(
-    'rejects maxParallelSubCalls %s',
-    (bad) => {
-      const result = validate({ maxParallelSubCalls: bad })
-      expect(result).toHaveProperty('issues')
-    },
-  )
+  for (const key of KEYS) {
+    it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53, '4', null])(
+      `rejects ${key} %s, naming the key`,
+      (bad) => {
+        const result = validate({ [key]: bad }) as { issues?: { path?: unknown[] }[] }
+        expect(result.issues?.[0]?.path).toEqual([key])
+      },
+    )
+  }
 
   it('rejects unknown keys and non-objects', () => {
     expect(validate({ maxParallel: 3 })).toHaveProperty('issues')

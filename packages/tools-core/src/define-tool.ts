@@ -1,10 +1,14 @@
 import {
-  compileValidator,
+  assertSupportedJsonSchema,
+  compileJsonSchemaValidator,
   type InferArgs,
   type InferValue,
+  type JsonSchemaNode,
   type JsonValue,
   type ParameterSchemaSpec,
   parameterSchemaSpecToJsonSchema,
+  SchemaDefinitionError,
+  snapshotJson,
   type ValueSchemaSpec,
   valueSchemaSpecToJsonSchema,
 } from '@dsh/tools-schema'
@@ -18,18 +22,12 @@ import type {
   ToolRunContext,
 } from './types'
 
-/** The DSL form `defineTool` accepts: parameters and output schema as schema specs. */
-export interface ToolSpec<P extends ParameterSchemaSpec, O extends ValueSchemaSpec> {
+/** What every `defineTool` spec shares, whatever kind its output schema is. */
+interface ToolSpecBase<P extends ParameterSchemaSpec> {
   readonly name: string
   readonly description: string
   /** The implicit, open parameter object: field name → field spec (`required: true` for mandatory). */
   readonly parameters: P
-  readonly output: {
-    readonly schema: O
-    render(args: NoInfer<InferArgs<P>>, value: NoInfer<InferValue<O>>): ToolContent
-    presentationMeta?(args: NoInfer<InferArgs<P>>, value: NoInfer<InferValue<O>>): JsonValue | undefined
-  }
-  execute(args: NoInfer<InferArgs<P>>, exec: ToolRunContext): BodyResult<O>
   finalizeContent?(exec: ToolExecution, result: ToolExecutionResult): ToolContent | undefined
   presentCall?(args: NoInfer<InferArgs<P>>): ToolCallView | undefined
   presentResult?(
@@ -39,6 +37,31 @@ export interface ToolSpec<P extends ParameterSchemaSpec, O extends ValueSchemaSp
   ): ToolResultView | undefined
   readonly timeoutMs?: number
   isConcurrencySafe?(args: NoInfer<InferArgs<P>>): boolean
+}
+
+/** The DSL form `defineTool` accepts: parameters and output schema as schema specs. */
+export interface ToolSpec<P extends ParameterSchemaSpec, O extends ValueSchemaSpec> extends ToolSpecBase<P> {
+  readonly output: {
+    /** A `ValueSchemaSpec` (the DSL); `{ type: 'json' }` for any JSON value. */
+    readonly schema: O
+    render(args: NoInfer<InferArgs<P>>, value: NoInfer<InferValue<O>>): ToolContent
+    presentationMeta?(args: NoInfer<InferArgs<P>>, value: NoInfer<InferValue<O>>): JsonValue | undefined
+  }
+  execute(args: NoInfer<InferArgs<P>>, exec: ToolRunContext): BodyResult<O>
+}
+
+/**
+ * A `defineTool` spec whose output is declared as raw JSON Schema (`output.jsonSchema`, the
+ * enforced subset) instead of the DSL: the value is typed `JsonValue`. `{}` accepts any JSON.
+ */
+export interface JsonSchemaToolSpec<P extends ParameterSchemaSpec> extends ToolSpecBase<P> {
+  readonly output: {
+    /** A raw `JsonSchemaNode`, checked with `assertSupportedJsonSchema` and copied. */
+    readonly jsonSchema: JsonSchemaNode
+    render(args: NoInfer<InferArgs<P>>, value: JsonValue): ToolContent
+    presentationMeta?(args: NoInfer<InferArgs<P>>, value: JsonValue): JsonValue | undefined
+  }
+  execute(args: NoInfer<InferArgs<P>>, exec: ToolRunContext): JsonValue | Promise<JsonValue>
 }
 
 /** What a `defineTool` body may return: the output spec's value, or a promise of it. */
@@ -73,8 +96,22 @@ function isView(value: unknown): boolean {
  */
 export function defineTool<const P extends ParameterSchemaSpec, const O extends ValueSchemaSpec>(
   spec: ToolSpec<P, O>,
-): ToolDefinition<InferArgs<P>, DefinedValue<O>> {
-  return buildDefinition(spec as unknown as AnySpec) as ToolDefinition<InferArgs<P>, DefinedValue<O>>
+): ToolDefinition<InferArgs<P>, DefinedValue<O>>
+/**
+ * Define a tool whose output schema is raw JSON Schema: `output: { jsonSchema, render }`.
+ *
+ * @example
+ * defineTool({
+ *   name: 'lookup', description: 'Any JSON back.', parameters: {},
+ *   output: { jsonSchema: {}, render: (_args, value) => [{ type: 'text', text: JSON.stringify(value) }] },
+ *   execute: () => [1, 'two', null],
+ * })
+ */
+export function defineTool<const P extends ParameterSchemaSpec>(
+  spec: JsonSchemaToolSpec<P>,
+): ToolDefinition<InferArgs<P>, JsonValue>
+export function defineTool(spec: unknown): ToolDefinition {
+  return buildDefinition(spec as AnySpec)
 }
 
 /* biome-ignore-start lint/suspicious/noExplicitAny: the implementation is untyped; `defineTool` types it */
@@ -83,7 +120,8 @@ interface AnySpec {
   readonly description: string
   readonly parameters: ParameterSchemaSpec
   readonly output: {
-    readonly schema: ValueSchemaSpec
+    readonly schema?: ValueSchemaSpec
+    readonly jsonSchema?: JsonSchemaNode
     render(args: any, value: any): ToolContent
     presentationMeta?(args: any, value: any): JsonValue | undefined
   }
@@ -96,10 +134,29 @@ interface AnySpec {
 }
 /* biome-ignore-end lint/suspicious/noExplicitAny: end */
 
+/**
+ * The output schema as raw JSON Schema. The author says which kind it is by the key they use
+ * (`schema`: DSL, `jsonSchema`: raw); nothing is inferred from the schema's shape. Phase 2's
+ * Standard Schema joins `schema` through its `~standard` brand, a protocol rather than a guess.
+ */
+function outputSchemaOf(output: AnySpec['output']): JsonSchemaNode {
+  const hasSpec = typeof output === 'object' && output !== null && Object.hasOwn(output, 'schema')
+  const hasRaw = typeof output === 'object' && output !== null && Object.hasOwn(output, 'jsonSchema')
+  if (hasSpec === hasRaw) {
+    throw new SchemaDefinitionError(
+      '$.output',
+      'declare exactly one of `output.schema` (schema DSL) or `output.jsonSchema` (raw JSON Schema)',
+    )
+  }
+  if (hasSpec) return valueSchemaSpecToJsonSchema(output.schema!)
+  assertSupportedJsonSchema(output.jsonSchema)
+  return snapshotJson(output.jsonSchema) as JsonSchemaNode
+}
+
 function buildDefinition(spec: AnySpec): ToolDefinition {
   const parameters = parameterSchemaSpecToJsonSchema(spec.parameters)
-  const outputSchema = valueSchemaSpecToJsonSchema(spec.output.schema)
-  const check = compileValidator(parameters)
+  const outputSchema = outputSchemaOf(spec.output)
+  const check = compileJsonSchemaValidator(parameters)
   const valid = (args: unknown): args is JsonValue => check(args).length === 0
   const { presentCall, presentResult, isConcurrencySafe, presentationMeta } = {
     presentCall: spec.presentCall,

@@ -4,26 +4,33 @@ export type {
   InferArgs,
   InferValue,
   JsonArray,
+  JsonBudgetLimit,
   JsonObject,
   JsonSchemaNode,
+  JsonSnapshot,
   JsonValue,
   ObjectJsonSchema,
   ParameterFieldSpec,
   ParameterSchemaSpec,
   SchemaViolation,
+  SnapshotJsonOptions,
   ValueSchemaSpec,
 } from '@dsh/tools-schema'
 export {
   assertObjectJsonSchema,
   assertSupportedJsonSchema,
-  compileValidator,
+  compileJsonSchemaValidator,
+  compileParameterSpecValidator,
+  compileValueSpecValidator,
   isToolsError,
+  JsonBudgetError,
   jsonSchemaToPy,
   jsonSchemaToTs,
   LosslessJsonError,
   parameterSchemaSpecToJsonSchema,
   SchemaDefinitionError,
   snapshotJson,
+  snapshotJsonMeasured,
   ToolArgsError,
   ToolsError,
   UnsupportedJsonSchemaError,
@@ -37,7 +44,13 @@ export {
   type StandardConfigSchema,
   standardConfigSchema,
 } from './config-schema'
-export { type BodyResult, type DefinedValue, defineTool, type ToolSpec } from './define-tool'
+export {
+  type BodyResult,
+  type DefinedValue,
+  defineTool,
+  type JsonSchemaToolSpec,
+  type ToolSpec,
+} from './define-tool'
 export {
   AbortedBeforeDispatchError,
   DeniedError,
@@ -51,6 +64,7 @@ export {
   ToolTimeoutError,
   UnknownToolError,
 } from './errors'
+export { type LinkedSignal, linkSignals } from './link-signals'
 export type {
   FileDiff,
   NumberedLine,

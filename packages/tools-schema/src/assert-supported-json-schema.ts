@@ -5,7 +5,7 @@ import { snapshotJson } from './snapshot-json'
 import type { JsonSchemaNode, ObjectJsonSchema } from './types'
 
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null', 'object', 'array'])
-const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples'])
+const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', 'deprecated'])
 const KEYWORDS = new Set([
   'type',
   'properties',
@@ -48,6 +48,10 @@ function checkAnnotations(node: object, path: string): void {
   for (const key of ['title', 'description']) {
     const value = ownValue(node, key)
     if (value !== undefined && typeof value !== 'string') fail(joinPath(path, key), `${key} must be a string`)
+  }
+  const deprecated = ownValue(node, 'deprecated')
+  if (deprecated !== undefined && typeof deprecated !== 'boolean') {
+    fail(joinPath(path, 'deprecated'), 'deprecated must be a boolean')
   }
   for (const key of ['default', 'examples']) {
     if (!Object.hasOwn(node, key)) continue

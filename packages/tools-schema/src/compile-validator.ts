@@ -1,46 +1,47 @@
 import { assertSupportedJsonSchema } from './assert-supported-json-schema'
 import { buildChecker } from './internal/build-checker'
-import { isPlainObject } from './internal/describe'
 import { runChecker } from './internal/run-checker'
-import type { ParameterSchemaSpec } from './schema-spec'
+import type { ParameterSchemaSpec, ValueSchemaSpec } from './schema-spec'
 import type { JsonSchemaNode, SchemaViolation } from './types'
-import { parameterSchemaSpecToJsonSchema } from './value-schema-spec-to-json-schema'
+import {
+  parameterSchemaSpecToJsonSchema,
+  valueSchemaSpecToJsonSchema,
+} from './value-schema-spec-to-json-schema'
 
 /** A compiled validator: returns the violations of `value` (empty when valid). */
 export type SchemaValidator = (value: unknown) => SchemaViolation[]
 
-/**
- * True when `schema` should be read as a compiled `JsonSchemaNode` rather than a
- * `ParameterSchemaSpec`: its `type` is a string, or one of its members is not a plain object
- * (a parameter spec maps every field name to a field spec object).
- */
-export function isJsonSchemaNodeLike(schema: object): boolean {
-  if (typeof (schema as { type?: unknown }).type === 'string') return true
-  for (const key of Object.keys(schema)) {
-    if (!isPlainObject((schema as Record<string, unknown>)[key])) return true
-  }
-  return false
+// Each entry point takes exactly one kind of schema: `{}` is both an empty parameter spec and
+// the any-JSON node, so no function here may look at a schema and decide what it is.
+
+function compileNode(node: JsonSchemaNode): SchemaValidator {
+  const checker = buildChecker(node)
+  return (value) => runChecker(checker, value)
 }
 
 /**
- * Compiles a raw `JsonSchemaNode` (asserted with `assertSupportedJsonSchema`) into a validator
+ * Compiles a raw `JsonSchemaNode` of the enforced subset (asserted with
+ * `assertSupportedJsonSchema`; throws `UnsupportedJsonSchemaError` outside it) into a validator
  * that reuses the pre-analysed schema (property maps, required sets, enum sets) on every call.
+ * `{}` accepts any JSON value.
  */
 export function compileJsonSchemaValidator(node: JsonSchemaNode): SchemaValidator {
   assertSupportedJsonSchema(node)
-  const checker = buildChecker(node)
-  return (value) => runChecker(checker, value)
+  return compileNode(node)
 }
 
 /**
- * Compiles a `ParameterSchemaSpec` or a `JsonSchemaNode` once into a fast, stack-safe validator.
- * A spec compiles through `parameterSchemaSpecToJsonSchema` (implicit open root); a node is
- * asserted with `assertSupportedJsonSchema`. Throws `SchemaDefinitionError` /
- * `UnsupportedJsonSchemaError` for bad schemas.
+ * Compiles a `ParameterSchemaSpec` (the implicit, open parameter object; `{}` is an object with
+ * no declared fields) through `parameterSchemaSpecToJsonSchema`. Throws `SchemaDefinitionError`.
  */
-export function compileValidator(schema: ParameterSchemaSpec | JsonSchemaNode): SchemaValidator {
-  if (isJsonSchemaNodeLike(schema)) return compileJsonSchemaValidator(schema as JsonSchemaNode)
-  const node = parameterSchemaSpecToJsonSchema(schema as ParameterSchemaSpec)
-  const checker = buildChecker(node)
-  return (value) => runChecker(checker, value)
+export function compileParameterSpecValidator(spec: ParameterSchemaSpec): SchemaValidator {
+  return compileNode(parameterSchemaSpecToJsonSchema(spec))
+}
+
+/**
+ * Compiles a `ValueSchemaSpec` (any JSON root; `{ type: 'json' }` accepts any JSON value)
+ * through `valueSchemaSpecToJsonSchema`. Throws `SchemaDefinitionError`.
+ */
+export function compileValueSpecValidator(spec: ValueSchemaSpec): SchemaValidator {
+  return compileNode(valueSchemaSpecToJsonSchema(spec))
 }

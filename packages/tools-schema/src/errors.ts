@@ -8,6 +8,7 @@ export const TOOLS_SCHEMA_ERROR_CODES = {
   LOSSY_JSON: 'LOSSY_JSON',
   INVALID_SCHEMA_DEFINITION: 'INVALID_SCHEMA_DEFINITION',
   UNSUPPORTED_JSON_SCHEMA: 'UNSUPPORTED_JSON_SCHEMA',
+  JSON_BUDGET_EXCEEDED: 'JSON_BUDGET_EXCEEDED',
 } as const
 
 /**
@@ -85,5 +86,34 @@ export class UnsupportedJsonSchemaError extends ToolsError {
   constructor(path: string, detail: string, options?: ErrorOptions) {
     super(TOOLS_SCHEMA_ERROR_CODES.UNSUPPORTED_JSON_SCHEMA, `${path}: ${detail}`, options)
     this.path = path
+  }
+}
+
+/** Which budget of `snapshotJson` a value exceeded. */
+export type JsonBudgetLimit = 'maxNodes' | 'maxStringLength'
+
+/**
+ * A value is larger than a `snapshotJson` budget allows (code `JSON_BUDGET_EXCEEDED`). Counting
+ * stops at the first member past the budget: `path` locates it, `limit` names the budget and
+ * `max` is its value. Shared references count once per occurrence.
+ */
+export class JsonBudgetError extends ToolsError {
+  /** Location of the member at which the budget ran out, e.g. `$.v[0][1]`. */
+  readonly path: string
+  /** The budget that was exceeded. */
+  readonly limit: JsonBudgetLimit
+  /** The budget's value. */
+  readonly max: number
+
+  constructor(path: string, limit: JsonBudgetLimit, max: number, options?: ErrorOptions) {
+    const what = limit === 'maxNodes' ? `${max} JSON values` : `${max} string code units`
+    super(
+      TOOLS_SCHEMA_ERROR_CODES.JSON_BUDGET_EXCEEDED,
+      `${path}: value exceeds ${limit} (more than ${what}; shared references count at every occurrence)`,
+      options,
+    )
+    this.path = path
+    this.limit = limit
+    this.max = max
   }
 }

@@ -4,12 +4,15 @@ export {
 } from './assert-supported-json-schema'
 export {
   compileJsonSchemaValidator,
-  compileValidator,
-  isJsonSchemaNodeLike,
+  compileParameterSpecValidator,
+  compileValueSpecValidator,
   type SchemaValidator,
 } from './compile-validator'
+export { pyComment, pyDocstring, quotedString, tsDocComment } from './doc-comments'
 export {
   isToolsError,
+  JsonBudgetError,
+  type JsonBudgetLimit,
   LosslessJsonError,
   SchemaDefinitionError,
   TOOLS_SCHEMA_ERROR_CODES,
@@ -42,7 +45,12 @@ export type {
   StringSchemaSpec,
   ValueSchemaSpec,
 } from './schema-spec'
-export { snapshotJson } from './snapshot-json'
+export {
+  type JsonSnapshot,
+  type SnapshotJsonOptions,
+  snapshotJson,
+  snapshotJsonMeasured,
+} from './snapshot-json'
 export type {
   JsonArray,
   JsonObject,

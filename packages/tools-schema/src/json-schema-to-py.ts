@@ -1,5 +1,6 @@
-import { concat, dedupeShort } from './internal/codegen-text'
-import { type CodegenField, readDescription, viewOf } from './internal/codegen-view'
+import { pyComment, pyDocstring, quotedString } from './doc-comments'
+import { concat, dedupeShort, previewJson } from './internal/codegen-text'
+import { type CodegenDoc, type CodegenField, readDoc, viewOf } from './internal/codegen-view'
 import { PYTHON_KEYWORDS, type PyRenderContext, toPythonClassName } from './py-render-context'
 
 type Task =
@@ -21,16 +22,19 @@ function derive(name: string, suffix: string): string {
 const PY_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/
 const DICT = 'dict[str, Any]'
 
-/** True when `name` can be a `TypedDict` attribute (identifier, not a keyword). */
+/**
+ * True when `name` can be a `TypedDict` attribute: an identifier, not a keyword, and not
+ * starting with `__` (dunders are Python's own; `__x` would be name-mangled in a class body).
+ */
 export function isPythonFieldName(name: string): boolean {
-  return PY_IDENTIFIER.test(name) && !PYTHON_KEYWORDS.has(name)
+  return PY_IDENTIFIER.test(name) && !PYTHON_KEYWORDS.has(name) && !name.startsWith('__')
 }
 
 function pyLiteral(value: unknown): string | undefined {
   if (value === null) return 'None'
   if (value === true) return 'True'
   if (value === false) return 'False'
-  if (typeof value === 'string') return JSON.stringify(value)
+  if (typeof value === 'string') return quotedString(value)
   if (typeof value === 'number' && Number.isInteger(value)) return String(value)
   return undefined
 }
@@ -51,25 +55,27 @@ function literalsType(type: string | undefined, values: readonly unknown[]): str
   return `Literal[${unique.join(', ')}]`
 }
 
-function pyComment(text: string, pad: string): string {
-  return text
-    .split(/\r\n|\r|\n/)
-    .map((line) => `${pad}#${line.length > 0 ? ` ${line}` : ''}\n`)
-    .join('')
-}
+/** Examples shown per field; more would only lengthen the prompt. */
+const MAX_EXAMPLES = 3
 
-function pyDocstring(text: string): string {
-  const body = text.replace(/\\/g, '\\\\').replace(/"""/g, '\\"\\"\\"')
-  return `    """${body}${body.endsWith('"') ? ' ' : ''}"""\n`
+/** Plain-text form of annotations for Python comments and docstrings. */
+function pyDocText(doc: CodegenDoc): string {
+  const parts: string[] = []
+  if (doc.title !== undefined) parts.push(doc.title)
+  if (doc.description !== undefined) parts.push(doc.description)
+  if (doc.hasDefault) parts.push(`Default: ${previewJson(doc.default)}`)
+  for (const example of doc.examples.slice(0, MAX_EXAMPLES)) parts.push(`Example: ${previewJson(example)}`)
+  if (doc.deprecated) parts.push('Deprecated.')
+  return parts.join('\n')
 }
 
 function classText(name: string, node: object, fields: readonly CodegenField[], types: string[]): string {
   let out = `class ${name}(TypedDict):\n`
-  const description = readDescription(node)
-  if (description !== undefined) out += pyDocstring(description)
-  if (fields.length === 0 && description === undefined) out += '    pass\n'
+  const doc = readDoc(node)
+  if (doc !== undefined) out += pyDocstring(pyDocText(doc), '    ')
+  if (fields.length === 0 && doc === undefined) out += '    pass\n'
   fields.forEach((field, i) => {
-    if (field.description !== undefined) out += pyComment(field.description, '    ')
+    if (field.doc !== undefined) out += pyComment(pyDocText(field.doc), '    ')
     const type = types[i]!
     out += `    ${field.name}: ${field.required ? type : `NotRequired[${type}]`}\n`
   })

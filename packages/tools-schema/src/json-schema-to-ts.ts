@@ -1,5 +1,6 @@
-import { concat, dedupeShort } from './internal/codegen-text'
-import { type CodegenField, viewOf } from './internal/codegen-view'
+import { quotedString, tsDocComment } from './doc-comments'
+import { concat, dedupeShort, previewJson } from './internal/codegen-text'
+import { type CodegenDoc, type CodegenField, viewOf } from './internal/codegen-view'
 
 /** A rendered type expression; `union` marks text that needs parentheses before `[]`. */
 interface Rendered {
@@ -28,25 +29,33 @@ function indent(depth: number): string {
 
 /** Renders a TS property key: bare identifier or a JSON-quoted string. */
 export function tsPropertyKey(name: string): string {
-  return IDENTIFIER.test(name) ? name : JSON.stringify(name)
+  return IDENTIFIER.test(name) ? name : quotedString(name)
 }
 
-/** Renders a description as a TSDoc comment at `pad` (escapes `*​/`). */
-export function tsDocComment(description: string, pad: string): string {
-  const lines = description.replace(/\*\//g, '*\\/').split(/\r\n|\r|\n/)
-  if (lines.length === 1) return `${pad}/** ${lines[0]} */\n`
-  return `${pad}/**\n${lines.map((line) => `${pad} *${line.length > 0 ? ` ${line}` : ''}`).join('\n')}\n${pad} */\n`
+/** Examples shown per field; more would only lengthen the prompt. */
+const MAX_EXAMPLES = 3
+
+/** TSDoc text of a field's annotations: title, description, `@default`, `@example`, `@deprecated`. */
+export function tsDocText(doc: CodegenDoc): string {
+  const parts: string[] = []
+  if (doc.title !== undefined) parts.push(doc.title)
+  if (doc.description !== undefined)
+    parts.push(doc.title !== undefined ? `\n${doc.description}` : doc.description)
+  if (doc.hasDefault) parts.push(`@default ${previewJson(doc.default)}`)
+  for (const example of doc.examples.slice(0, MAX_EXAMPLES)) parts.push(`@example ${previewJson(example)}`)
+  if (doc.deprecated) parts.push('@deprecated')
+  return parts.join('\n')
 }
 
 function literal(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : String(value)
+  return typeof value === 'string' ? quotedString(value) : String(value)
 }
 
 function renderObject(fields: readonly CodegenField[], types: Rendered[], depth: number): string {
   const pad = indent(depth + 1)
   let out = '{\n'
   fields.forEach((field, i) => {
-    if (field.description !== undefined) out += tsDocComment(field.description, pad)
+    if (field.doc !== undefined) out += tsDocComment(tsDocText(field.doc), pad)
     out += `${pad}${tsPropertyKey(field.name)}${field.required ? '' : '?'}: ${types[i]!.text};\n`
   })
   return `${out}${indent(depth)}}`

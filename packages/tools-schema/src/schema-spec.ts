@@ -1,11 +1,21 @@
 import type { JsonValue } from './types'
 
-/** Annotations every DSL spec may carry. */
+/**
+ * Annotations every DSL spec may carry. They are copied to the compiled JSON Schema and shown to
+ * the model (doc comments in the Code Mode SDK); they never change validation, and no default
+ * is ever applied. Values must be lossless JSON.
+ */
 export interface SchemaSpecAnnotations {
   /** Short title, copied to the compiled JSON Schema. */
   readonly title?: string
   /** Human/model-facing description, copied to the compiled JSON Schema. */
   readonly description?: string
+  /** Documented default (annotation only: never applied to arguments or outputs). */
+  readonly default?: JsonValue
+  /** Example values (annotation only). */
+  readonly examples?: readonly JsonValue[]
+  /** Marks the field or value as deprecated (annotation only). */
+  readonly deprecated?: boolean
 }
 
 /** `{ type: 'string' }`, optionally restricted by `enum` / `const`. */

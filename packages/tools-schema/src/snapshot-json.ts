@@ -1,6 +1,38 @@
-import { LosslessJsonError } from './errors'
-import { formatPath, joinPath, type PathNode } from './internal/path'
+import { JsonBudgetError, type JsonBudgetLimit, LosslessJsonError } from './errors'
+import { arrayItems, describeObject, plainEntries, scalarProblem } from './internal/json-members'
+import { formatPath, type PathNode } from './internal/path'
 import type { JsonValue } from './types'
+
+/** Options of {@link snapshotJson} and {@link snapshotJsonMeasured}. All default to off. */
+export interface SnapshotJsonOptions {
+  /**
+   * Drop object properties whose value is `undefined`, at any depth, as `JSON.stringify` does.
+   * Everything else lossy (an `undefined` array element, NaN, functions, …) is still rejected.
+   * For boundaries where a language writes "absent" as `undefined` (Code Mode bindings); model
+   * JSON never contains `undefined`, so native calls leave this off.
+   */
+  readonly omitUndefinedProperties?: boolean
+  /**
+   * Most JSON values (scalars and containers, each occurrence of a shared reference counted
+   * again) the value may hold; integer ≥ 1. Past it, {@link JsonBudgetError} (`maxNodes`).
+   */
+  readonly maxNodes?: number
+  /**
+   * Most string code units (UTF-16) in string values and object keys together, each occurrence
+   * counted; integer ≥ 0. Past it, {@link JsonBudgetError} (`maxStringLength`).
+   */
+  readonly maxStringLength?: number
+}
+
+/** A snapshot with its size, as counted against the budgets. */
+export interface JsonSnapshot {
+  /** The deep-frozen lossless copy. */
+  readonly value: JsonValue
+  /** JSON values in it, every occurrence of a shared reference counted. */
+  readonly nodes: number
+  /** String code units in its string values and keys, every occurrence counted. */
+  readonly stringLength: number
+}
 
 /**
  * One value to copy. A frame is also the path node of its value (formatted only when an
@@ -14,8 +46,22 @@ interface Frame {
   readonly target: Record<string, unknown> | unknown[] | undefined
 }
 
-/** Roots this module returned: deep-frozen snapshots already, so snapshotting them again is free. */
-const snapshots = new WeakSet<object>()
+/** A container met during this snapshot. While `open`, it is an ancestor (meeting it = cycle). */
+interface Visit {
+  readonly copy: object
+  open: boolean
+  /** Counters at entry while open; the subtree's own size once closed. */
+  nodes: number
+  stringLength: number
+}
+
+/** Marks the end of a container's subtree. */
+interface ExitFrame {
+  readonly exit: Visit
+}
+
+/** Sizes of roots this module returned: deep-frozen snapshots already, so a re-snapshot is free. */
+const snapshots = new WeakMap<object, { readonly nodes: number; readonly stringLength: number }>()
 
 function pathOf(frame: Frame): string {
   return frame.key === undefined ? '$' : formatPath(frame as PathNode)
@@ -25,153 +71,78 @@ function childFrame(frame: Frame, value: unknown, key: string | number, target: 
   return { value, parent: frame.key === undefined ? undefined : (frame as PathNode), key, target }
 }
 
-/** Marks the end of a container's subtree (removes it from the active ancestor set). */
-interface ExitFrame {
-  readonly exit: object
-}
-
-function isExit(frame: Frame | ExitFrame): frame is ExitFrame {
-  return 'exit' in frame
-}
-
-/** Why a non-object value is not lossless JSON, or `undefined` when it is. */
-function scalarProblem(value: unknown): string | undefined {
-  switch (typeof value) {
-    case 'number':
-      if (Number.isNaN(value)) return 'NaN is not JSON'
-      if (!Number.isFinite(value)) return `${value} is not JSON`
-      if (Object.is(value, -0)) return '-0 does not survive JSON'
-      return undefined
-    case 'undefined':
-      return 'undefined is not JSON'
-    case 'function':
-      return 'a function is not JSON'
-    case 'symbol':
-      return 'a symbol is not JSON'
-    case 'bigint':
-      return 'a BigInt is not JSON'
-    default:
-      return undefined
+function budget(options: SnapshotJsonOptions, limit: JsonBudgetLimit, min: number): number {
+  const value = options[limit]
+  if (value === undefined) return Number.POSITIVE_INFINITY
+  if (!Number.isSafeInteger(value) || value < min) {
+    throw new RangeError(`snapshotJson(): \`${limit}\` must be an integer ≥ ${min}`)
   }
-}
-
-function describeObject(value: object): string {
-  const tag = Object.prototype.toString.call(value).slice(8, -1)
-  return tag === 'Object' ? 'a class instance' : `a ${tag}`
-}
-
-/** Reads own keys of a plain object, rejecting symbol keys, accessors and hidden properties. */
-function plainEntries(value: object, frame: Frame): [string, unknown][] {
-  const keys = Reflect.ownKeys(value)
-  const entries: [string, unknown][] = []
-  for (const key of keys) {
-    if (typeof key === 'symbol')
-      throw new LosslessJsonError(pathOf(frame), `symbol key ${String(key)} is not JSON`)
-    const descriptor = Object.getOwnPropertyDescriptor(value, key)
-    if (descriptor === undefined) continue
-    if (!('value' in descriptor))
-      throw new LosslessJsonError(joinPath(pathOf(frame), key), 'accessor properties are not JSON')
-    if (!descriptor.enumerable)
-      throw new LosslessJsonError(joinPath(pathOf(frame), key), 'non-enumerable properties are not JSON')
-    entries.push([key, descriptor.value])
-  }
-  return entries
-}
-
-function arrayItems(value: unknown[], frame: Frame): unknown[] {
-  const length = value.length
-  const keys = Reflect.ownKeys(value)
-  if (keys.length !== length + 1) {
-    const path = pathOf(frame)
-    for (let i = 0; i < length; i++) {
-      if (!Object.hasOwn(value, i)) {
-        throw new LosslessJsonError(joinPath(path, i), 'sparse array hole is not JSON')
-      }
-    }
-    const extra = keys.find((key) => key !== 'length' && !(typeof key === 'string' && /^\d+$/.test(key)))
-    throw new LosslessJsonError(path, `array carries non-index property ${String(extra)}`)
-  }
-  const items = new Array<unknown>(length)
-  for (let i = 0; i < length; i++) {
-    const descriptor = Object.getOwnPropertyDescriptor(value, i)
-    if (descriptor === undefined)
-      throw new LosslessJsonError(joinPath(pathOf(frame), i), 'sparse array hole is not JSON')
-    if (!('value' in descriptor)) {
-      throw new LosslessJsonError(joinPath(pathOf(frame), i), 'accessor properties are not JSON')
-    }
-    items[i] = descriptor.value
-  }
-  return items
+  return value
 }
 
 /**
- * Returns a deep-frozen, lossless copy of `value`, or throws `LosslessJsonError` (with the
- * offending `path`) for `undefined`, functions, symbols, BigInt, NaN/±Infinity, `-0`, cycles,
- * sparse arrays, non-plain objects (class instances, Date, Map, typed arrays, boxed primitives),
- * accessor properties (never invoked), non-enumerable properties and symbol keys.
- * Null-prototype objects are accepted (copied as ordinary objects); shared non-cyclic references
- * are copied once per occurrence. Stack-safe for any nesting depth. A snapshot this function
- * returned is returned as is (it is already deep-frozen and lossless).
+ * Like {@link snapshotJson}, and also returns the snapshot's size as counted against the
+ * budgets (for callers that account for it, e.g. queued bytes).
+ *
+ * @param value — the value to copy.
+ * @param options — undefined-property handling and budgets.
  */
-export function snapshotJson(value: unknown): JsonValue {
-  if (typeof value === 'object' && value !== null && snapshots.has(value)) return value as JsonValue
+export function snapshotJsonMeasured(value: unknown, options: SnapshotJsonOptions = {}): JsonSnapshot {
+  const maxNodes = budget(options, 'maxNodes', 1)
+  const maxStringLength = budget(options, 'maxStringLength', 0)
+  const omitUndefined = options.omitUndefinedProperties === true
+  let nodes = 0
+  let stringLength = 0
+  const over = (frame: Frame): never => {
+    throw nodes > maxNodes
+      ? new JsonBudgetError(pathOf(frame), 'maxNodes', maxNodes)
+      : new JsonBudgetError(pathOf(frame), 'maxStringLength', maxStringLength)
+  }
+
+  if (typeof value === 'object' && value !== null) {
+    const known = snapshots.get(value)
+    if (known !== undefined) {
+      nodes = known.nodes
+      stringLength = known.stringLength
+      if (nodes > maxNodes || stringLength > maxStringLength) {
+        over({ value, parent: undefined, key: undefined, target: undefined })
+      }
+      return { value: value as JsonValue, nodes, stringLength }
+    }
+  }
+
   const root: { value?: unknown } = {}
   const stack: (Frame | ExitFrame)[] = [{ value, parent: undefined, key: undefined, target: undefined }]
-  const active = new Set<object>()
-  const created: object[] = []
+  const visits = new Map<object, Visit>()
   while (stack.length > 0) {
     const frame = stack.pop()!
-    if (isExit(frame)) {
-      active.delete(frame.exit)
+    if ('exit' in frame) {
+      const visit = frame.exit
+      visit.open = false
+      visit.nodes = nodes - visit.nodes
+      visit.stringLength = stringLength - visit.stringLength
       continue
     }
     const current = frame.value
     let copy: unknown = current
     if (typeof current === 'object' && current !== null) {
-      if (active.has(current)) throw new LosslessJsonError(pathOf(frame), 'cycle detected')
-      const proto = Object.getPrototypeOf(current)
-      if (Array.isArray(current)) {
-        if (proto !== Array.prototype)
-          throw new LosslessJsonError(pathOf(frame), 'array subclasses are not JSON')
-        const items = arrayItems(current, frame)
-        const out = new Array<unknown>(items.length)
-        active.add(current)
-        stack.push({ exit: current })
-        for (let i = items.length - 1; i >= 0; i--) {
-          stack.push(childFrame(frame, items[i], i, out))
-        }
-        created.push(out)
-        copy = out
+      const seen = visits.get(current)
+      if (seen !== undefined) {
+        if (seen.open) throw new LosslessJsonError(pathOf(frame), 'cycle detected')
+        // A shared reference already copied: share its frozen copy, count its whole size again.
+        nodes += seen.nodes
+        stringLength += seen.stringLength
+        if (nodes > maxNodes || stringLength > maxStringLength) over(frame)
+        copy = seen.copy
       } else {
-        if (proto !== Object.prototype && proto !== null) {
-          throw new LosslessJsonError(pathOf(frame), `${describeObject(current)} is not a plain JSON object`)
-        }
-        const entries = plainEntries(current, frame)
-        const out: Record<string, unknown> = {}
-        active.add(current)
-        stack.push({ exit: current })
-        for (const [key] of entries) {
-          if (key === '__proto__') {
-            Object.defineProperty(out, key, {
-              value: null,
-              enumerable: true,
-              writable: true,
-              configurable: true,
-            })
-          } else {
-            out[key] = null
-          }
-        }
-        for (let i = entries.length - 1; i >= 0; i--) {
-          const [key, member] = entries[i]!
-          stack.push(childFrame(frame, member, key, out))
-        }
-        created.push(out)
-        copy = out
+        copy = enter(frame, current)
       }
     } else {
       const problem = scalarProblem(current)
       if (problem !== undefined) throw new LosslessJsonError(pathOf(frame), problem)
+      nodes++
+      if (typeof current === 'string') stringLength += current.length
+      if (nodes > maxNodes || stringLength > maxStringLength) over(frame)
     }
     const target = frame.target
     if (target === undefined) root.value = copy
@@ -179,7 +150,77 @@ export function snapshotJson(value: unknown): JsonValue {
     else if (frame.key === '__proto__') Object.defineProperty(target, frame.key, { value: copy })
     else target[frame.key as string] = copy
   }
-  for (const container of created) Object.freeze(container)
-  if (typeof root.value === 'object' && root.value !== null) snapshots.add(root.value)
-  return root.value as JsonValue
+  for (const visit of visits.values()) Object.freeze(visit.copy)
+  const result = { value: root.value as JsonValue, nodes, stringLength }
+  if (typeof root.value === 'object' && root.value !== null)
+    snapshots.set(root.value, { nodes, stringLength })
+  return result
+
+  /** Check and open one container: count it, queue its members, return its (empty) copy. */
+  function enter(frame: Frame, current: object): object {
+    const path = () => pathOf(frame)
+    const proto = Object.getPrototypeOf(current)
+    const visit: Visit = { copy: current, open: true, nodes, stringLength }
+    if (Array.isArray(current)) {
+      if (proto !== Array.prototype) throw new LosslessJsonError(path(), 'array subclasses are not JSON')
+      // Every element is at least one value: refuse an oversized array before reading it.
+      nodes += 1
+      if (nodes + current.length > maxNodes) {
+        nodes += current.length
+        over(frame)
+      }
+      const items = arrayItems(current, path)
+      const out = new Array<unknown>(items.length)
+      ;(visit as { copy: object }).copy = out
+      visits.set(current, visit)
+      stack.push({ exit: visit })
+      for (let i = items.length - 1; i >= 0; i--) stack.push(childFrame(frame, items[i], i, out))
+      return out
+    }
+    if (proto !== Object.prototype && proto !== null) {
+      throw new LosslessJsonError(path(), `${describeObject(current)} is not a plain JSON object`)
+    }
+    const entries = plainEntries(current, path, omitUndefined)
+    nodes += 1
+    for (const [key] of entries) stringLength += key.length
+    if (nodes + entries.length > maxNodes) nodes += entries.length
+    if (nodes > maxNodes || stringLength > maxStringLength) over(frame)
+    const out: Record<string, unknown> = {}
+    for (const [key] of entries) {
+      // Reserve each key in source order; `__proto__` as an own data property, never a setter.
+      if (key === '__proto__') {
+        Object.defineProperty(out, key, { value: null, enumerable: true, writable: true, configurable: true })
+      } else {
+        out[key] = null
+      }
+    }
+    ;(visit as { copy: object }).copy = out
+    visits.set(current, visit)
+    stack.push({ exit: visit })
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, member] = entries[i]!
+      stack.push(childFrame(frame, member, key, out))
+    }
+    return out
+  }
+}
+
+/**
+ * Returns a deep-frozen, lossless copy of `value`, or throws `LosslessJsonError` (with the
+ * offending `path`) for `undefined`, functions, symbols, BigInt, NaN/±Infinity, `-0`, cycles,
+ * sparse arrays, non-plain objects (class instances, Date, Map, typed arrays, boxed primitives),
+ * accessor properties (never invoked), non-enumerable properties and symbol keys.
+ * Null-prototype objects are accepted (copied as ordinary objects). A shared non-cyclic
+ * reference is copied once and its frozen copy shared, so the copy has the input's shape and
+ * costs no more memory than it; budgets still count it at every occurrence. Stack-safe for any
+ * nesting depth. A snapshot this function returned is returned as is (it is already
+ * deep-frozen and lossless; its recorded size is checked against the budgets).
+ *
+ * @param value — the value to copy.
+ * @param options — `omitUndefinedProperties`, and the `maxNodes` / `maxStringLength` budgets
+ *   (past one: `JsonBudgetError` naming it and the path where counting stopped). A budget
+ *   that is not an integer in range throws `RangeError`.
+ */
+export function snapshotJson(value: unknown, options?: SnapshotJsonOptions): JsonValue {
+  return snapshotJsonMeasured(value, options).value
 }

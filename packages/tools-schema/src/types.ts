@@ -22,7 +22,8 @@ export type JsonSchemaTypeName = 'string' | 'number' | 'integer' | 'boolean' | '
  * - One scalar `type`; `object` may carry `properties`, `required` and a boolean
  *   `additionalProperties` (open unless `false`); `array` may carry `items`.
  * - Type-correct scalar `enum` / `const`; exact-one `oneOf` with at least two branches.
- * - Annotations `title`, `description`, `default`, `examples` (lossless JSON).
+ * - Annotations `title`, `description`, `default`, `examples` (lossless JSON) and a boolean
+ *   `deprecated`; they never affect validation.
  */
 export interface JsonSchemaNode {
   type?: JsonSchemaTypeName
@@ -37,6 +38,7 @@ export interface JsonSchemaNode {
   description?: string
   default?: JsonValue
   examples?: JsonValue[]
+  deprecated?: boolean
 }
 
 /** A `JsonSchemaNode` whose root is an object schema (tool parameters, subagent inputs). */

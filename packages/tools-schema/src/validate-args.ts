@@ -1,4 +1,8 @@
-import { compileJsonSchemaValidator, compileValidator, type SchemaValidator } from './compile-validator'
+import {
+  compileJsonSchemaValidator,
+  compileParameterSpecValidator,
+  type SchemaValidator,
+} from './compile-validator'
 import type { ParameterSchemaSpec } from './schema-spec'
 import type { JsonSchemaNode, SchemaViolation } from './types'
 
@@ -6,26 +10,25 @@ const argsCache = new WeakMap<object, SchemaValidator>()
 const nodeCache = new WeakMap<object, SchemaValidator>()
 
 /**
- * Validates tool arguments against a `ParameterSchemaSpec` (implicit open root) or a compiled
- * `JsonSchemaNode`. Returns path-qualified violations, empty when valid; applies no defaults.
- * The compiled validator is cached per schema object, so do not mutate a schema after use.
+ * Validates tool arguments against a `ParameterSchemaSpec` (the implicit open parameter object).
+ * Returns path-qualified violations, empty when valid; applies no defaults. For a compiled or
+ * raw JSON Schema use `validateJsonSchemaValue`. The compiled validator is cached per spec
+ * object, so do not mutate a spec after use.
  */
-export function validateArgs(
-  schema: ParameterSchemaSpec | JsonSchemaNode,
-  value: unknown,
-): SchemaViolation[] {
-  let validator = argsCache.get(schema)
+export function validateArgs(spec: ParameterSchemaSpec, value: unknown): SchemaViolation[] {
+  let validator = argsCache.get(spec)
   if (validator === undefined) {
-    validator = compileValidator(schema)
-    argsCache.set(schema, validator)
+    validator = compileParameterSpecValidator(spec)
+    argsCache.set(spec, validator)
   }
   return validator(value)
 }
 
 /**
  * Validates `value` against a raw `JsonSchemaNode` of the enforced subset (objects are open
- * unless `additionalProperties: false`). Throws `UnsupportedJsonSchemaError` for a schema outside
- * the subset; otherwise returns path-qualified violations. Cached per schema object.
+ * unless `additionalProperties: false`; `{}` accepts any JSON value and nothing else). Throws
+ * `UnsupportedJsonSchemaError` for a schema outside the subset; otherwise returns path-qualified
+ * violations. Cached per schema object.
  */
 export function validateJsonSchemaValue(node: JsonSchemaNode, value: unknown): SchemaViolation[] {
   let validator = nodeCache.get(node)

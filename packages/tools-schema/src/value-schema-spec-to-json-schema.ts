@@ -1,9 +1,10 @@
-import { SchemaDefinitionError } from './errors'
+import { LosslessJsonError, SchemaDefinitionError } from './errors'
 import { describeScalar, setOwn } from './internal/describe'
 import { joinPath } from './internal/path'
 import { readSpecArray, readSpecRecord } from './internal/read-spec'
 import type { ParameterSchemaSpec, ValueSchemaSpec } from './schema-spec'
-import type { JsonSchemaNode, ObjectJsonSchema } from './types'
+import { snapshotJson } from './snapshot-json'
+import type { JsonSchemaNode, JsonValue, ObjectJsonSchema } from './types'
 
 type Slot = (node: JsonSchemaNode) => void
 
@@ -20,7 +21,7 @@ const SCALAR_TYPES: Record<string, string> = {
   integer: 'number',
   boolean: 'boolean',
 }
-const COMMON_KEYS = ['title', 'description']
+const COMMON_KEYS = ['title', 'description', 'default', 'examples', 'deprecated']
 const ALLOWED_KEYS: Record<string, readonly string[]> = {
   string: ['type', 'enum', 'const', ...COMMON_KEYS],
   number: ['type', 'enum', 'const', ...COMMON_KEYS],
@@ -42,6 +43,34 @@ function checkScalarValue(type: string, value: unknown, path: string, what: stri
         : typeof value === SCALAR_TYPES[type]
   if (!ok)
     throw new SchemaDefinitionError(path, `${what} ${describeScalar(value)} does not match type "${type}"`)
+}
+
+/** Copies `default` / `examples` (lossless JSON, deep-frozen copies) and `deprecated`. */
+function copyJsonAnnotations(spec: Map<string, unknown>, path: string, node: JsonSchemaNode): void {
+  if (spec.has('default')) node.default = annotationJson(spec.get('default'), joinPath(path, 'default'))
+  if (spec.has('examples')) {
+    const at = joinPath(path, 'examples')
+    node.examples = Object.freeze(
+      readSpecArray(spec.get('examples'), at, 'examples').map((example, i) =>
+        annotationJson(example, joinPath(at, i)),
+      ),
+    ) as JsonValue[]
+  }
+  if (spec.has('deprecated')) node.deprecated = spec.get('deprecated') as boolean
+}
+
+function annotationJson(value: unknown, path: string): JsonValue {
+  try {
+    return snapshotJson(value)
+  } catch (error) {
+    if (error instanceof LosslessJsonError) {
+      throw new SchemaDefinitionError(
+        path + error.path.slice(1),
+        `annotation is not lossless JSON: ${error.message}`,
+      )
+    }
+    throw error
+  }
 }
 
 function compileOne(task: Task, stack: Task[], created: object[]): void {
@@ -68,12 +97,16 @@ function compileOne(task: Task, stack: Task[], created: object[]): void {
     if ((key === 'title' || key === 'description') && typeof value !== 'string') {
       throw new SchemaDefinitionError(joinPath(path, key), `${key} must be a string`)
     }
+    if (key === 'deprecated' && typeof value !== 'boolean') {
+      throw new SchemaDefinitionError(joinPath(path, key), 'deprecated must be a boolean')
+    }
   }
   const node: JsonSchemaNode = {}
   created.push(node)
   if (kind !== 'oneOf' && kind !== 'json') node.type = kind as JsonSchemaNode['type'] & string
   if (spec.has('title')) node.title = spec.get('title') as string
   if (spec.has('description')) node.description = spec.get('description') as string
+  copyJsonAnnotations(spec, path, node)
   if (kind in SCALAR_TYPES) {
     if (spec.has('enum')) {
       const values = readSpecArray(spec.get('enum'), joinPath(path, 'enum'), 'enum')

@@ -55,10 +55,13 @@ describe('snapshotJson', () => {
     expect(rejection(value).path).toBe('$.a.b[0]')
   })
 
-  it('copies shared non-cyclic references once per occurrence', () => {
+  it('copies a shared non-cyclic reference once and shares its frozen copy', () => {
     const shared = { x: 1 }
-    const copy = snapshotJson({ a: shared, b: [shared, shared] }) as Record<string, unknown>
+    const copy = snapshotJson({ a: shared, b: [shared, shared] }) as { a: object; b: object[] }
     expect(copy).toEqual({ a: { x: 1 }, b: [{ x: 1 }, { x: 1 }] })
+    expect(copy.a).not.toBe(shared)
+    expect(copy.b[0]).toBe(copy.a)
+    expect(Object.isFrozen(copy.a)).toBe(true)
   })
 
   it('rejects sparse arrays at the hole', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  compileValidator,
+  compileParameterSpecValidator,
   type JsonSchemaNode,
   type ParameterSchemaSpec,
   UnsupportedJsonSchemaError,
@@ -38,7 +38,7 @@ describe.each([
 ])('validation (%s)', (_mode, fast) => {
   beforeAll(() => setFastChecksEnabled(fast))
   afterAll(() => setFastChecksEnabled(true))
-  const check = (value: unknown) => compileValidator(spec)(value)
+  const check = (value: unknown) => compileParameterSpecValidator(spec)(value)
 
   it('accepts a valid value with no violations', () => {
     expect(check({ name: 'x', mode: 'a', count: 2, items: [{ name: 'n', 'x y': 1 }], pick: 'z' })).toEqual([])
@@ -201,7 +201,7 @@ describe('raw JSON Schema objects', () => {
 })
 
 describe('validateArgs', () => {
-  it('accepts a ParameterSchemaSpec or a compiled JsonSchemaNode with the same result', () => {
+  it('takes a ParameterSchemaSpec; the compiled node goes through validateJsonSchemaValue', () => {
     const node = valueSchemaSpecToJsonSchema({
       type: 'object',
       properties: { a: { type: 'string', required: true } },
@@ -210,10 +210,19 @@ describe('validateArgs', () => {
     expect(validateArgs({ a: { type: 'string', required: true } }, {})).toEqual([
       { path: '$', message: 'missing required property "a"' },
     ])
-    expect(validateArgs(node, {})).toEqual([{ path: '$', message: 'missing required property "a"' }])
-    expect(validateArgs(node, { a: 'x', b: 1 })).toEqual([
+    expect(validateJsonSchemaValue(node, {})).toEqual([
+      { path: '$', message: 'missing required property "a"' },
+    ])
+    expect(validateJsonSchemaValue(node, { a: 'x', b: 1 })).toEqual([
       { path: '$.b', message: 'unexpected property "b"' },
     ])
+  })
+
+  it('enforces a required empty-string property name (ajv 8 ignores it; JSON Schema does not)', () => {
+    expect(validateArgs({ '': { type: 'number', required: true } }, {})).toEqual([
+      { path: '$', message: 'missing required property ""' },
+    ])
+    expect(validateArgs({ '': { type: 'number', required: true } }, { '': 1 })).toEqual([])
   })
 
   it('an empty parameter spec accepts any object', () => {

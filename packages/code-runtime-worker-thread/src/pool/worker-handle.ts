@@ -2,14 +2,27 @@
  * One spawned worker and its lifetime promises. A handle is used for at most one run.
  */
 import { Worker, type WorkerOptions } from 'node:worker_threads'
+import { type LoopUtilization, ProcessWorker } from '../process/process-worker'
 import { BOOTSTRAP_SOURCE } from '../worker/bootstrap-source'
+
+/** What the runtime uses of a run worker: a `Worker`, or a {@link ProcessWorker} standing in for one. */
+export interface RunWorker {
+  postMessage(message: unknown): void
+  on(event: 'message' | 'messageerror' | 'error' | 'exit', listener: (value: any) => void): unknown
+  off(event: 'message' | 'messageerror' | 'error' | 'exit', listener: (value: any) => void): unknown
+  once(event: 'message' | 'messageerror' | 'error' | 'exit', listener: (value: any) => void): unknown
+  terminate(): Promise<number>
+  ref(): void
+  unref(): void
+  readonly performance: { eventLoopUtilization(base?: LoopUtilization): LoopUtilization }
+}
 
 /** Settles once the worker has booted: `true` when ready, otherwise the reason it failed. */
 export type BootResult = { readonly ok: true } | { readonly ok: false; readonly message: string }
 
 /** A spawned worker, its boot result and its exit. */
 export interface WorkerHandle {
-  readonly worker: Worker
+  readonly worker: RunWorker
   /** Resolves when the worker reports `ready`, or with the failure if it errors or exits first. */
   readonly booted: Promise<BootResult>
   /** Resolves with the exit code once the thread has exited. */
@@ -23,6 +36,10 @@ export interface WorkerHandle {
 /** Options a worker is spawned with. */
 export interface SpawnOptions {
   readonly maxOldGenerationSizeMb: number
+  /** `'process'`: the worker lives in a fresh Node process of its own (see `ProcessWorker`). */
+  readonly isolation?: 'thread' | 'process'
+  /** The worker's program; the node:vm bootstrap unless given (tests drive hostile workers). */
+  readonly source?: string
 }
 
 /** Describe a worker `error` event for a failure message. */
@@ -52,7 +69,11 @@ export function runWorkerOptions(options: SpawnOptions): WorkerOptions & { eval:
  * it, so idle warm workers never keep the process alive.
  */
 export function spawnWorkerHandle(options: SpawnOptions): WorkerHandle {
-  const worker = new Worker(BOOTSTRAP_SOURCE, runWorkerOptions(options))
+  const source = options.source ?? BOOTSTRAP_SOURCE
+  const worker: RunWorker =
+    options.isolation === 'process'
+      ? new ProcessWorker(source, options)
+      : new Worker(source, runWorkerOptions(options))
   worker.unref()
   let exited = false
   let lastError: unknown

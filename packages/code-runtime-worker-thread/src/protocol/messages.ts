@@ -2,12 +2,13 @@
  * The wire protocol between the host and a run worker. Messages are small objects carried by
  * structured clone; call and reply batches are flat arrays to keep per-call allocation low.
  *
- * worker → host: `{ k: 'ready' }` once booted; `{ k: 'log', l }` per console line, posted
- * immediately; `{ k: 'calls', c: [id, name, args, …] }` per binding call made while none is
+ * worker → host: `{ k: 'ready' }` once booted; `{ k: 'log', l }` per console line posted at
+ * once, or `{ k: 'logs', l: [line, …] }` for a batch of lines (a worker batches a flood of lines
+ * so the host is not woken once per line); `{ k: 'calls', c: [id, name, args, …] }` per binding call made while none is
  * outstanding (posted at once), otherwise per microtask batch of binding calls;
  * `{ k: 'done', s, v? }` once, with `s` a {@link DoneStatus}.
  *
- * host → worker: `{ k: 'run', code, names, limit }` once; `{ k: 'res', r: [id, status, a, b, …] }`
+ * host → worker: `{ k: 'run', code, names, limit, lines }` once; `{ k: 'res', r: [id, status, a, b, …] }`
  * per batch of settled calls, with `status` a {@link ReplyStatus}.
  */
 
@@ -42,7 +43,7 @@ export interface WorkerCall {
 /** An inbound message after validation: a fresh object holding only checked fields. */
 export type WorkerMessage =
   | { readonly kind: 'ready' }
-  | { readonly kind: 'log'; readonly line: string }
+  | { readonly kind: 'log'; readonly lines: readonly string[] }
   | { readonly kind: 'calls'; readonly calls: readonly WorkerCall[] }
   | { readonly kind: 'done'; readonly status: DoneStatus; readonly payload: string | undefined }
 
@@ -55,4 +56,6 @@ export interface RunMessage {
   readonly names: string
   /** `maxOutputBytes`, enforced early in the worker and again on the host. */
   readonly limit: number
+  /** `maxLogLines`, enforced early in the worker and again on the host (a worker may ignore it). */
+  readonly lines?: number
 }

@@ -47,6 +47,18 @@ function parseCalls(raw: unknown, cursor: MessageCursor): ParsedWorkerMessage {
   return { ok: true, message: { kind: 'calls', calls } }
 }
 
+function parseLogs(raw: unknown): ParsedWorkerMessage {
+  if (!Array.isArray(raw) || raw.length === 0)
+    return refuse('a logs message must carry a non-empty array of lines')
+  const lines: string[] = []
+  for (let i = 0; i < raw.length; i++) {
+    const line: unknown = raw[i]
+    if (typeof line !== 'string') return refuse('a log line must be a string')
+    lines.push(line)
+  }
+  return { ok: true, message: { kind: 'log', lines } }
+}
+
 /**
  * Check and rebuild one inbound message. Never throws; a refusal carries a reason the
  * caller turns into the run's failure.
@@ -58,9 +70,11 @@ export function parseWorkerMessage(raw: unknown, cursor: MessageCursor): ParsedW
     case 'log': {
       const line = own(raw, 'l')
       return typeof line === 'string'
-        ? { ok: true, message: { kind: 'log', line } }
+        ? { ok: true, message: { kind: 'log', lines: [line] } }
         : refuse('a log line must be a string')
     }
+    case 'logs':
+      return parseLogs(own(raw, 'l'))
     case 'calls':
       return parseCalls(own(raw, 'c'), cursor)
     case 'done': {

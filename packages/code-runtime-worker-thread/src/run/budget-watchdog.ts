@@ -5,7 +5,7 @@
  * for a tool call. Because busy time grows no faster than wall time, the next check is due no
  * sooner than the budget left, so a waiting program costs almost no checks.
  */
-import type { Worker } from 'node:worker_threads'
+import type { RunWorker } from '../pool/worker-handle'
 
 /** The budget fields the watchdog reads. */
 export interface BudgetConfig {
@@ -15,7 +15,7 @@ export interface BudgetConfig {
 
 /** Start both budgets; `onExceeded` is called at most once. Returns a stop function. */
 export function startBudgetWatchdog(
-  worker: Worker,
+  worker: RunWorker,
   budget: BudgetConfig,
   onExceeded: (message: string) => void,
 ): () => void {

@@ -39,6 +39,7 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
   const logs: string[] = []
   const cursor: MessageCursor = { nextCallId: 1, allowed: new Set(input.toolNames) }
   let outputBytes = 0
+  let lineCount = 0
   let settled = false
   let lastError: unknown
   let stopBudget = (): void => {}
@@ -64,6 +65,7 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     host.signal.removeEventListener('abort', onAbort)
     input.shutdown.removeEventListener('abort', onShutdown)
     worker.off('message', onMessage)
+    worker.off('messageerror', onMessageError)
     worker.off('error', onError)
     worker.off('exit', onExit)
     if (!handle.hasExited()) void worker.terminate().catch(() => {})
@@ -75,18 +77,27 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
   const overLimit = (extra: number): boolean => outputBytes + extra > config.maxOutputBytes
   const limitMessage = (what: string) => `${what} exceeded maxOutputBytes (${config.maxOutputBytes} bytes)`
 
-  const onLog = (line: string): void => {
-    const size = Buffer.byteLength(line, 'utf8')
-    if (overLimit(size)) {
-      fail('output-limit', limitMessage('output'))
-      return
-    }
-    outputBytes += size
-    logs.push(line)
-    try {
-      host.onLog?.(line)
-    } catch {
-      // A failing log sink must not break the run.
+  /** Account and forward lines; the run fails on the first line past `maxOutputBytes`. */
+  const onLogs = (lines: readonly string[]): void => {
+    for (const line of lines) {
+      if (lineCount >= config.maxLogLines) {
+        fail('output-limit', `output exceeded maxLogLines (${config.maxLogLines} lines)`)
+        return
+      }
+      // Every line costs its size plus its line break, so a flood of empty lines is bounded too.
+      const size = Buffer.byteLength(line, 'utf8') + 1
+      if (overLimit(size)) {
+        fail('output-limit', limitMessage('output'))
+        return
+      }
+      lineCount += 1
+      outputBytes += size
+      logs.push(line)
+      try {
+        host.onLog?.(line)
+      } catch {
+        // A failing log sink must not break the run.
+      }
     }
   }
 
@@ -144,7 +155,7 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     const message = parsed.message
     switch (message.kind) {
       case 'log':
-        onLog(message.line)
+        onLogs(message.lines)
         return
       case 'calls':
         for (const call of message.calls) dispatch(call)
@@ -156,6 +167,17 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
         fail('invalid-output', 'protocol violation: unexpected ready message')
         return
     }
+  }
+  /**
+   * A message the worker could clone but the host cannot deserialize (binding arguments nested
+   * thousands of levels deep overflow the host's deserializer): the call it carried is lost, so
+   * the run cannot go on. The program's own values caused it, hence `exception`.
+   */
+  function onMessageError(): void {
+    fail(
+      'exception',
+      'a message from the program could not be read on the host (for example, tool arguments nested too deeply)',
+    )
   }
   function onError(error: unknown): void {
     lastError = error
@@ -187,6 +209,7 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
   host.signal.addEventListener('abort', onAbort, { once: true })
   input.shutdown.addEventListener('abort', onShutdown, { once: true })
   worker.on('message', onMessage)
+  worker.on('messageerror', onMessageError)
   worker.on('error', onError)
   worker.on('exit', onExit)
   const message: RunMessage = {
@@ -194,6 +217,7 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     code: input.source,
     names: JSON.stringify(input.toolNames),
     limit: config.maxOutputBytes,
+    lines: config.maxLogLines,
   }
   worker.postMessage(message)
   stopBudget = startBudgetWatchdog(worker, config, (message) => fail('timeout', message))

@@ -15,7 +15,19 @@ const { parentPort } = require('node:worker_threads')
 const vm = require('node:vm')
 const { Buffer } = require('node:buffer')
 
+// Neither handler touches the value it is given: it may be the program's object, and reading a
+// property, converting it to a string or inspecting it would run program code (a getter, a
+// toString, a 'nodejs.util.inspect.custom' hook handed the privileged realm's inspect) outside
+// the kernel's guard. With a listener in place Node itself never inspects the value either.
 process.on('unhandledRejection', () => {})
+process.on('uncaughtException', () => {
+  try {
+    finishRun(1, 'internal worker error: an exception escaped the program guard')
+  } catch {}
+  try {
+    process.exit(1)
+  } catch {}
+})
 
 const context = vm.createContext(Object.create(null), {
   name: 'run_code',
@@ -29,19 +41,47 @@ let started = false
 let done = false
 let limit = 0
 let bytes = 0
+let lineLimit = Infinity
+let lineCount = 0
 let nextCallId = 0
 let outstanding = 0
 let outbox = []
 let flushQueued = false
+// Log lines: the first EAGER_LINES of an event-loop turn are posted at once (a program killed in
+// a hot loop still shows what it printed); beyond that they travel in batches, so a flood of
+// lines costs the host one message per LOG_BATCH_LINES lines or LOG_BATCH_BYTES bytes instead of
+// one per line (each message is a separate wake-up and allocation on the host).
+const EAGER_LINES = 64
+const LOG_BATCH_LINES = 1024
+const LOG_BATCH_BYTES = 65536
+let eagerLeft = EAGER_LINES
+let logBatch = []
+let logBatchBytes = 0
+let logTurnQueued = false
 const timers = new Map()
 
 function post(message) {
   parentPort.postMessage(message)
 }
 
+function flushLogs() {
+  if (logBatch.length === 0) return
+  const lines = logBatch
+  logBatch = []
+  logBatchBytes = 0
+  post({ k: 'logs', l: lines })
+}
+
+function endLogTurn() {
+  logTurnQueued = false
+  eagerLeft = EAGER_LINES
+  if (!done) flushLogs()
+}
+
 function flush() {
   flushQueued = false
   if (done || outbox.length === 0) return
+  flushLogs()
   const calls = outbox
   outbox = []
   post({ k: 'calls', c: calls })
@@ -63,6 +103,7 @@ function hostCall(name, args) {
     const id = nextCallId + 1
     if (outstanding === 0 && outbox.length === 0) {
       try {
+        flushLogs()
         post({ k: 'calls', c: [id, name, args] })
       } catch (error) {
         return cloneError(name, error)
@@ -92,12 +133,30 @@ function hostLog(line) {
   try {
     if (done) return
     const text = typeof line === 'string' ? line : '[unprintable]'
-    bytes += Buffer.byteLength(text, 'utf8')
+    // Every line costs its UTF-8 size plus one byte (its line break), so empty lines count too.
+    const size = Buffer.byteLength(text, 'utf8') + 1
+    bytes += size
+    lineCount += 1
+    if (lineCount > lineLimit) {
+      finishRun(3, 'output exceeded maxLogLines (' + lineLimit + ' lines)')
+      return
+    }
     if (bytes > limit) {
       finishRun(3, 'output exceeded maxOutputBytes (' + limit + ' bytes)')
       return
     }
-    post({ k: 'log', l: text })
+    if (eagerLeft > 0 && logBatch.length === 0) {
+      eagerLeft -= 1
+      post({ k: 'log', l: text })
+    } else {
+      logBatch.push(text)
+      logBatchBytes += size
+      if (logBatch.length >= LOG_BATCH_LINES || logBatchBytes >= LOG_BATCH_BYTES) flushLogs()
+    }
+    if (!logTurnQueued) {
+      logTurnQueued = true
+      setImmediate(endLogTurn)
+    }
   } catch {}
 }
 
@@ -143,6 +202,9 @@ function finishRun(status, payload) {
   // The host settles a completed run on this message without waiting for the thread's exit,
   // so nothing may run after it: in a worker, process.exit() calls V8's TerminateExecution, and
   // no JavaScript (program code, microtask, timer, 'exit' listener — there is none) runs again.
+  try {
+    flushLogs()
+  } catch {}
   post({ k: 'done', s, v })
   process.exit(0)
 }
@@ -151,6 +213,7 @@ function startRun(message) {
   if (started) return
   started = true
   limit = typeof message.limit === 'number' ? message.limit : 0
+  if (typeof message.lines === 'number') lineLimit = message.lines
   if (typeof message.code !== 'string' || typeof message.names !== 'string') {
     finishRun(1, 'malformed run request')
     return
@@ -202,11 +265,6 @@ parentPort.on('message', (message) => {
   } else if (message.k === 'run') {
     startRun(message)
   }
-})
-
-process.on('uncaughtException', (error) => {
-  const text = error && typeof error.message === 'string' ? error.message : 'unknown error'
-  finishRun(1, 'internal worker error: ' + text)
 })
 
 post({ k: 'ready' })

@@ -36,6 +36,11 @@ export const KERNEL_SOURCE = `(function createKernel(hostCall, hostLog, hostTime
   delete G.WebAssembly
   delete G.SharedArrayBuffer
   delete G.console
+  // Their callbacks run from the engine's own job queue, outside every kernel try/catch: a
+  // throw there reaches the worker's uncaught-exception path, which is privileged code. Programs
+  // get neither (WeakMap and WeakSet, which run no callbacks, stay).
+  delete G.FinalizationRegistry
+  delete G.WeakRef
   if (typeof Atomics === 'object') { delete Atomics.wait; delete Atomics.waitAsync }
   // Node formats error stacks in the privileged realm, and a formatting failure (a Symbol
   // 'name', a stack overflow inside the formatter) would throw an error object from that realm

@@ -1,10 +1,9 @@
 import { defineTool, type ToolDefinition } from '@dsh/tools-core'
-import picomatch from 'picomatch'
-import { FS_TOOL_ERROR_CODES, FsToolError } from '../errors'
 import type { FsToolContext } from '../fs-tool-context'
+import { compileGlob } from '../glob/compile-glob'
 import { metaRecord } from '../internal/meta'
 import { walkFiles } from '../walk-files'
-import { assertRelativePattern, resolveSearchBase } from './search-base'
+import { assertRelativePattern, resolveSearchBase, stoppedNote } from './search-base'
 
 /** Output schema of `glob`: see {@link GlobValue}. */
 export const globValueSchema = {
@@ -25,6 +24,11 @@ export const globValueSchema = {
       description: 'All matching files, including those not returned.',
     },
     truncated: { type: 'boolean', required: true, description: 'True when paths holds fewer than total.' },
+    stoppedAt: {
+      type: 'string',
+      description:
+        'Present ("maxWalkEntries") when the walk stopped early at that bound: results are partial.',
+    },
   },
 } as const
 
@@ -35,20 +39,24 @@ export interface GlobValue {
   paths: string[]
   total: number
   truncated: boolean
+  /** The config bound the walk stopped at, when it stopped early (results are partial). */
+  stoppedAt?: string
 }
 
 /** Render a glob value: one path per line, with an explicit note when truncated. */
 export function renderGlob(value: GlobValue): string {
-  if (value.total === 0) return `No files match ${value.pattern} in ${value.path}`
+  if (value.total === 0)
+    return `No files match ${value.pattern} in ${value.path}${stoppedNote(value.stoppedAt)}`
   const note = value.truncated
     ? `\n\n(showing ${value.paths.length} of ${value.total} matching files; use a more specific pattern or path)`
     : ''
-  return value.paths.join('\n') + note
+  return value.paths.join('\n') + note + stoppedNote(value.stoppedAt)
 }
 
 /**
- * The `glob` tool: list files under a directory whose relative path matches a glob
- * (picomatch syntax, dotfiles included), sorted, capped. Concurrency-safe.
+ * The `glob` tool: list files under a directory whose relative path matches a glob (bounded,
+ * matched in linear time, dotfiles included), sorted, capped; the walk visits at most
+ * `maxWalkEntries` entries and honours the call's signal. Concurrency-safe.
  */
 export function createGlobTool(context: FsToolContext): ToolDefinition {
   const { config, guard } = context
@@ -74,11 +82,20 @@ export function createGlobTool(context: FsToolContext): ToolDefinition {
     isConcurrencySafe: () => true,
     async execute(args, exec): Promise<GlobValue> {
       assertRelativePattern(args.pattern, 'pattern')
-      const matches = compileGlob(args.pattern, { dot: true })
+      const matches = compileGlob(args.pattern)
       const { resolved } = await resolveSearchBase(context, args.path, false)
       const paths: string[] = []
       let total = 0
-      const walk = walkFiles(resolved.real, { guard, ignoreDirectories, signal: exec.signal })
+      let stopped = false
+      const walk = walkFiles(resolved.real, {
+        guard,
+        ignoreDirectories,
+        signal: exec.signal,
+        maxEntries: config.maxWalkEntries,
+        onLimit: () => {
+          stopped = true
+        },
+      })
       for await (const file of walk) {
         if (!matches(file.relative)) continue
         total++
@@ -90,6 +107,7 @@ export function createGlobTool(context: FsToolContext): ToolDefinition {
         paths,
         total,
         truncated: total > paths.length,
+        ...(stopped ? { stoppedAt: 'maxWalkEntries' as const } : {}),
       }
     },
     presentCall: (args) => ({
@@ -110,23 +128,4 @@ export function createGlobTool(context: FsToolContext): ToolDefinition {
       }
     },
   })
-}
-
-/**
- * Compile a glob with picomatch.
- * @throws {FsToolError} `INVALID_PATTERN`.
- */
-export function compileGlob(
-  pattern: string,
-  options: picomatch.PicomatchOptions,
-): (relative: string) => boolean {
-  try {
-    return picomatch(pattern, options)
-  } catch (error) {
-    throw new FsToolError(
-      FS_TOOL_ERROR_CODES.INVALID_PATTERN,
-      `invalid glob "${pattern}": ${String(error)}`,
-      { cause: error },
-    )
-  }
 }

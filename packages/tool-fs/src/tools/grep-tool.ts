@@ -1,11 +1,9 @@
 import { defineTool, type ToolDefinition } from '@dsh/tools-core'
-import { FS_TOOL_ERROR_CODES, FsToolError } from '../errors'
 import type { FsToolContext } from '../fs-tool-context'
-import { grepFile } from '../grep-files'
+import { compileGlob } from '../glob/compile-glob'
+import { grepSearch } from '../grep/grep-search'
 import { metaRecord } from '../internal/meta'
-import { walkFiles } from '../walk-files'
-import { compileGlob } from './glob-tool'
-import { assertRelativePattern, resolveSearchBase } from './search-base'
+import { assertRelativePattern, resolveSearchBase, stoppedNote } from './search-base'
 
 const fileMatchesSchema = {
   type: 'object',
@@ -48,7 +46,16 @@ export const grepValueSchema = {
       description: 'True when files hold fewer lines than total.',
     },
     filesSearched: { type: 'integer', required: true },
-    filesSkipped: { type: 'integer', required: true, description: 'Binary, oversized or unreadable files.' },
+    filesSkipped: {
+      type: 'integer',
+      required: true,
+      description: 'Binary, oversized or unreadable files, and files left out after stoppedAt.',
+    },
+    stoppedAt: {
+      type: 'string',
+      description:
+        'Present when the search stopped early at a bound: "maxWalkEntries" or "maxGrepTotalBytes" (the config key).',
+    },
   },
 } as const
 
@@ -61,12 +68,14 @@ export interface GrepValue {
   truncated: boolean
   filesSearched: number
   filesSkipped: number
+  /** The config bound the search stopped at, when it stopped early (results are partial). */
+  stoppedAt?: string
 }
 
 /** Render a grep value ripgrep-style (`path` heading, then `line:text`), noting truncation. */
 export function renderGrep(value: GrepValue): string {
   if (value.total === 0)
-    return `No matches for /${value.pattern}/ in ${value.path} (${value.filesSearched} files searched)`
+    return `No matches for /${value.pattern}/ in ${value.path} (${value.filesSearched} files searched)${stoppedNote(value.stoppedAt)}`
   const blocks = value.files.map((file) =>
     [file.path, ...file.matches.map((m) => `${m.number}:${m.text}`)].join('\n'),
   )
@@ -74,26 +83,28 @@ export function renderGrep(value: GrepValue): string {
   const note = value.truncated
     ? `\n\n(showing ${shown} of ${value.total} matching lines; narrow the pattern, path or glob)`
     : ''
-  return blocks.join('\n\n') + note
+  return blocks.join('\n\n') + note + stoppedNote(value.stoppedAt)
 }
 
-const CONCURRENT_FILES = 32
-
 /**
- * The `grep` tool: search file contents with a JavaScript regular expression, line by line,
- * under a directory (optionally filtered by a glob) or in one file. Results are grouped by
- * file in walk order and capped; binary and oversized files are skipped. Concurrency-safe.
+ * The `grep` tool: search file contents with an RE2 regular expression (linear time; matched on
+ * a worker thread under `grepTimeoutMs`), line by line, under a directory (optionally filtered
+ * by a glob) or in one file. Results are grouped by file in walk order and capped; binary and
+ * oversized files are skipped. Concurrency-safe.
  */
 export function createGrepTool(context: FsToolContext): ToolDefinition {
   const { config, guard } = context
-  const ignoreDirectories = new Set(config.ignoreDirectories)
   return defineTool({
     name: 'grep',
     description:
-      'Search file contents with a regular expression (JavaScript syntax), line by line. ' +
+      'Search file contents with a regular expression (RE2 syntax: like JavaScript without lookaround or backreferences), line by line. ' +
       `Returns up to ${config.maxGrepMatches} matching lines grouped by file. Skips binary files and ${config.ignoreDirectories.join(', ')}.`,
     parameters: {
-      pattern: { type: 'string', required: true, description: 'Regular expression to search for.' },
+      pattern: {
+        type: 'string',
+        required: true,
+        description: 'Regular expression to search for (RE2 syntax; no lookaround or backreferences).',
+      },
       path: { type: 'string', description: 'File or directory to search (default: the workspace root).' },
       glob: {
         type: 'string',
@@ -113,67 +124,32 @@ export function createGrepTool(context: FsToolContext): ToolDefinition {
     },
     isConcurrencySafe: () => true,
     async execute(args, exec): Promise<GrepValue> {
-      const regex = compileRegex(args.pattern, args.case_insensitive === true)
       if (args.glob !== undefined) assertRelativePattern(args.glob, 'glob')
       const include =
-        args.glob === undefined
-          ? () => true
-          : compileGlob(args.glob, { dot: true, basename: !args.glob.includes('/') })
+        args.glob === undefined ? () => true : compileGlob(args.glob, { basename: !args.glob.includes('/') })
       const base = await resolveSearchBase(context, args.path, true)
-      const value: GrepValue = {
+      const outcome = await grepSearch(
+        context,
+        {
+          pattern: args.pattern,
+          caseInsensitive: args.case_insensitive === true,
+          base: base.resolved.real,
+          isDirectory: base.isDirectory,
+          include,
+        },
+        exec.signal,
+      )
+      const shown = outcome.files.reduce((sum, file) => sum + file.matches.length, 0)
+      return {
         pattern: args.pattern,
         path: guard.display(base.resolved.real),
-        files: [],
-        total: 0,
-        truncated: false,
-        filesSearched: 0,
-        filesSkipped: 0,
+        files: outcome.files,
+        total: outcome.total,
+        truncated: shown < outcome.total,
+        filesSearched: outcome.filesSearched,
+        filesSkipped: outcome.filesSkipped,
+        ...(outcome.stoppedAt === undefined ? {} : { stoppedAt: outcome.stoppedAt }),
       }
-      let shown = 0
-      const search = async (batch: { display: string; real: string }[]) => {
-        const results = await Promise.all(
-          batch.map((file) =>
-            grepFile(file.real, {
-              regex,
-              keep: config.maxGrepMatches,
-              maxFileBytes: config.maxGrepFileBytes,
-              maxLineLength: config.maxLineLength,
-            }),
-          ),
-        )
-        for (const [index, result] of results.entries()) {
-          if (result.status === 'skipped') {
-            value.filesSkipped++
-            continue
-          }
-          value.filesSearched++
-          value.total += result.count
-          const kept = result.matches.slice(0, config.maxGrepMatches - shown)
-          if (kept.length === 0) continue
-          shown += kept.length
-          value.files.push({ path: batch[index]!.display, matches: kept })
-        }
-      }
-      if (!base.isDirectory) {
-        await search([{ display: value.path, real: base.resolved.real }])
-      } else {
-        let batch: { display: string; real: string }[] = []
-        for await (const file of walkFiles(base.resolved.real, {
-          guard,
-          ignoreDirectories,
-          signal: exec.signal,
-        })) {
-          if (!include(file.relative)) continue
-          batch.push({ display: guard.display(file.absolute), real: file.real })
-          if (batch.length >= CONCURRENT_FILES) {
-            await search(batch)
-            batch = []
-          }
-        }
-        await search(batch)
-      }
-      value.truncated = shown < value.total
-      return value
     },
     presentCall: (args) => ({
       card: 'generic',
@@ -193,18 +169,4 @@ export function createGrepTool(context: FsToolContext): ToolDefinition {
       }
     },
   })
-}
-
-function compileRegex(pattern: string, caseInsensitive: boolean): RegExp {
-  try {
-    return new RegExp(pattern, caseInsensitive ? 'i' : '')
-  } catch (error) {
-    throw new FsToolError(
-      FS_TOOL_ERROR_CODES.INVALID_PATTERN,
-      `invalid regular expression /${pattern}/: ${(error as Error).message}`,
-      {
-        cause: error,
-      },
-    )
-  }
 }

@@ -42,3 +42,10 @@ export function assertRelativePattern(pattern: string, argument: string): void {
     )
   }
 }
+
+/** The note a search value carries when it stopped at a bound, so the model knows it is partial. */
+export function stoppedNote(stoppedAt: string | undefined): string {
+  return stoppedAt === undefined
+    ? ''
+    : `\n\n(search stopped early at the ${stoppedAt} bound; results are partial: narrow the path or glob)`
+}

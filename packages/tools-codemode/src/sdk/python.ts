@@ -9,8 +9,11 @@ import {
   isPythonFieldName,
   jsonSchemaToPy,
   type PyRenderContext,
+  pyDocstring,
+  quotedString,
   toPythonClassName,
 } from '@dsh/tools-schema'
+import { fenced } from './fence'
 import { FragmentCache, sortByName } from './fragment-cache'
 import { PYTHON_USAGE_NOTES } from './usage-notes'
 
@@ -24,6 +27,38 @@ interface PyFragment {
 
 /** SDK symbols generated classes must not shadow. */
 const SDK_NAMES = ['Tools', 'ToolCallError', 'Awaitable', 'Callable', 'overload', 'tools', 'Exception']
+
+/**
+ * Names a `Tools` method must not take: a method shadows, in the class body, every later
+ * annotation that uses the same name (typing names, builtins the types use, the SDK's own).
+ */
+const CLASS_SCOPE_NAMES = new Set([
+  ...SDK_NAMES,
+  'Any',
+  'Literal',
+  'NotRequired',
+  'TypedDict',
+  'Union',
+  'JsonValue',
+  'str',
+  'int',
+  'float',
+  'bool',
+  'list',
+  'dict',
+  'self',
+])
+
+/**
+ * Whether a tool can be a `Tools` method (`tools.name(args)`). Anything else, including
+ * keywords, dunders (`__init__`, `__getitem__`, `__class__`), private-looking names and names
+ * that would shadow a type the SDK uses, is reachable only as `tools["name"](args)`.
+ */
+function isMethodName(name: string, classNames: ReadonlySet<string>): boolean {
+  return (
+    isPythonFieldName(name) && !name.startsWith('_') && !CLASS_SCOPE_NAMES.has(name) && !classNames.has(name)
+  )
+}
 
 function renderTool(
   tool: ToolSchema,
@@ -42,15 +77,9 @@ const cache = new FragmentCache<PyFragment>((tool) => {
   return { ...types, declarations: context.declarations(), classNames: context.declaredNames() }
 })
 
-/** A docstring at eight spaces; backslashes and triple quotes escaped. */
+/** A tool description as a docstring at eight spaces (hostile text escaped). */
 function docstring(text: string): string {
-  const body = text.replace(/\\/g, '\\\\').replace(/"""/g, '\\"\\"\\"')
-  const lines = body.split(/\r\n|\r|\n/)
-  const indented = lines
-    .map((line, i) => (i === 0 || line.length === 0 ? line : `        ${line}`))
-    .join('\n')
-  const closing = lines.length > 1 ? '\n        ' : indented.endsWith('"') ? ' ' : ''
-  return `        """${indented}${closing}"""\n`
+  return pyDocstring(text, '        ')
 }
 
 function method(tool: ToolSchema, fragment: Pick<PyFragment, 'argsType' | 'outputType'>): string {
@@ -70,17 +99,14 @@ function subscript(
   const description = tool.description.trim()
   return (
     (overloaded ? '    @overload\n' : '') +
-    `    def __getitem__(self, name: Literal[${JSON.stringify(tool.name)}]) -> ` +
+    `    def __getitem__(self, name: Literal[${quotedString(tool.name)}]) -> ` +
     `Callable[[${fragment.argsType}], Awaitable[${fragment.outputType}]]:\n` +
     (description.length > 0 ? docstring(description) : '') +
     '        ...\n'
   )
 }
 
-const PRELUDE = `${PYTHON_USAGE_NOTES}
-
-\`\`\`python
-from typing import Any, Awaitable, Callable, Literal, NotRequired, TypedDict, Union, overload
+const IMPORTS = `from typing import Any, Awaitable, Callable, Literal, NotRequired, TypedDict, Union, overload
 
 JsonValue = Any
 `
@@ -100,15 +126,22 @@ function assemble(
 ): string {
   const methods: string[] = []
   const subscripts: string[] = []
-  const exotic = tools.filter((tool) => !isPythonFieldName(tool.name)).length
+  const classNames = new Set(classNamesOf(declarations))
+  const exotic = tools.filter((tool) => !isMethodName(tool.name, classNames)).length
   tools.forEach((tool, i) => {
-    if (isPythonFieldName(tool.name)) methods.push(method(tool, types[i]!))
+    if (isMethodName(tool.name, classNames)) methods.push(method(tool, types[i]!))
     else subscripts.push(subscript(tool, types[i]!, exotic > 1))
   })
   const members = [...methods, ...subscripts].join('\n')
   const body = members.length > 0 ? members : '    pass\n'
   const classes = declarations.length > 0 ? `\n${declarations}\n\n` : '\n'
-  return `${PRELUDE}${classes}\n${ERROR_DECLARATION}\n\nclass Tools:\n${body}\n\ntools: Tools\n\`\`\``
+  const code = `${IMPORTS}${classes}\n${ERROR_DECLARATION}\n\nclass Tools:\n${body}\n\ntools: Tools`
+  return `${PYTHON_USAGE_NOTES}\n\n${fenced('python', code)}`
+}
+
+/** Names of the generated classes (declarations start with `class Name(TypedDict):`). */
+function classNamesOf(declarations: string): string[] {
+  return [...declarations.matchAll(/^class ([A-Za-z_][A-Za-z0-9_]*)\(/gm)].map((match) => match[1]!)
 }
 
 /**

@@ -3,6 +3,8 @@
  * `ToolCallError` and the `tools` namespace, preceded by the usage notes.
  */
 import { jsonSchemaToTs, RESERVED_TOOL_NAME, type ToolSchema } from '@dsh/tools-core'
+import { quotedString, tsDocComment } from '@dsh/tools-schema'
+import { fenced } from './fence'
 import { FragmentCache, sortByName } from './fragment-cache'
 import { TYPESCRIPT_USAGE_NOTES } from './usage-notes'
 
@@ -16,14 +18,12 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/
 
 /** A property key: bare when it is an identifier, JSON-quoted otherwise. */
 function propertyKey(name: string): string {
-  return IDENTIFIER.test(name) ? name : JSON.stringify(name)
+  return IDENTIFIER.test(name) ? name : quotedString(name)
 }
 
-/** A `/** … *\/` doc comment at two spaces; `*\/` inside the text is escaped. */
+/** A tool description as a doc comment at two spaces (hostile text escaped). */
 function docComment(text: string): string {
-  const lines = text.replace(/\*\//g, '*\\/').split(/\r\n|\r|\n/)
-  if (lines.length === 1) return `  /** ${lines[0]} */\n`
-  return `  /**\n${lines.map((line) => (line.length > 0 ? `   * ${line}` : '   *')).join('\n')}\n   */\n`
+  return tsDocComment(text, '  ')
 }
 
 /** A type expression nested one level (two spaces) deeper than it was rendered. */
@@ -33,7 +33,7 @@ function nested(type: string): string {
 
 function renderFragment(tool: ToolSchema): TsFragment {
   const key = propertyKey(tool.name)
-  const quoted = JSON.stringify(tool.name)
+  const quoted = quotedString(tool.name)
   const description = tool.description.trim()
   return {
     args: `  ${key}: ${nested(jsonSchemaToTs(tool.parameters))};\n`,
@@ -46,10 +46,7 @@ function renderFragment(tool: ToolSchema): TsFragment {
 
 const cache = new FragmentCache(renderFragment)
 
-const PRELUDE = `${TYPESCRIPT_USAGE_NOTES}
-
-\`\`\`typescript
-type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+const JSON_VALUE_DECLARATION = `type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 `
 
 const ERROR_DECLARATION = `type ToolName = keyof ToolArgsMap;
@@ -77,8 +74,8 @@ export function renderTypeScriptSdk(tools: readonly ToolSchema[]): string {
     outputs += fragment.output
     bindings += fragment.binding
   }
-  return (
-    `${PRELUDE}\ninterface ToolArgsMap {\n${args}}\n\ninterface ToolOutputMap {\n${outputs}}\n\n` +
-    `${ERROR_DECLARATION}\ndeclare const tools: {\n${bindings}};\n\`\`\``
-  )
+  const code =
+    `${JSON_VALUE_DECLARATION}\ninterface ToolArgsMap {\n${args}}\n\ninterface ToolOutputMap {\n${outputs}}\n\n` +
+    `${ERROR_DECLARATION}\ndeclare const tools: {\n${bindings}};`
+  return `${TYPESCRIPT_USAGE_NOTES}\n\n${fenced('typescript', code)}`
 }

@@ -1,7 +1,7 @@
 import {
   assertObjectJsonSchema,
   assertSupportedJsonSchema,
-  compileValidator,
+  compileJsonSchemaValidator,
   type JsonSchemaNode,
   type ObjectJsonSchema,
   type SchemaViolation,
@@ -9,6 +9,7 @@ import {
 } from '@dsh/tools-schema'
 import { ToolRegistrationError } from '../errors'
 import type { NativeToolSpec, ToolDefinition, ToolSchema } from '../types'
+import { toolNameProblem } from './tool-name'
 
 /** Everything the pipeline needs about one definition, computed once at registration. */
 export interface CompiledTool {
@@ -49,6 +50,8 @@ export function compileTool(definition: ToolDefinition): CompiledTool {
   if (typeof name !== 'string' || name.length === 0) {
     throw new ToolRegistrationError('a tool definition needs a non-empty string `name`')
   }
+  const nameProblem = toolNameProblem(name)
+  if (nameProblem !== undefined) throw new ToolRegistrationError(nameProblem)
   if (typeof definition.description !== 'string') fail(name, '`description` must be a string')
   if (typeof definition.execute !== 'function') fail(name, '`execute` must be a function')
   const output = definition.output as ToolDefinition['output'] | undefined
@@ -82,7 +85,7 @@ export function compileTool(definition: ToolDefinition): CompiledTool {
     definition,
     schema,
     nativeSpec: Object.freeze({ name, description: definition.description, parameters }),
-    checkArgs: compileValidator(parameters),
-    checkOutput: compileValidator(outputSchema),
+    checkArgs: compileJsonSchemaValidator(parameters),
+    checkOutput: compileJsonSchemaValidator(outputSchema),
   })
 }

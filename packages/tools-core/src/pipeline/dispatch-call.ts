@@ -1,7 +1,7 @@
 import { snapshotJson } from '@dsh/tools-schema'
 import { ToolErrorCode } from '../errors'
-import { fuseSignals } from '../internal/fuse-signals'
 import { listenersFor, runWaterfall } from '../internal/listeners'
+import { type LinkedSignal, linkSignals } from '../link-signals'
 import type {
   AdditionalContext,
   ToolDispatchExecution,
@@ -50,21 +50,43 @@ function runContext(call: ToolCall, signal: AbortSignal): ToolRunContext {
   return Object.freeze(context)
 }
 
-function bodyFailure(error: unknown): ToolExecutionResult {
+/**
+ * Whether a body's rejection is the caller's abort itself: the caller's signal is aborted and
+ * the body rejected with its reason, or with any `AbortError` (what `fetch`, streams, timers and
+ * child processes reject with when the signal they were given aborts).
+ */
+function isCallerAbort(call: ToolCall, error: unknown): boolean {
+  const signal = call.callerSignal
+  if (!signal.aborted) return false
+  if (error === signal.reason) return true
+  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'AbortError'
+}
+
+function bodyFailure(call: ToolCall, error: unknown): ToolExecutionResult {
+  if (isCallerAbort(call, error)) return aborted()
   return failureFromThrow(error, ToolErrorCode.TOOL_FAILED, 'ToolFailedError')
 }
 
-/** Await an asynchronous body, tracking it until it settles. */
-async function awaitBody(call: ToolCall, promise: Promise<unknown>): Promise<ToolExecutionResult> {
+function aborted(): ToolExecutionResult {
+  return codedFailure(ToolErrorCode.ABORTED, 'ToolAbortedError', 'tool call aborted')
+}
+
+/** Await an asynchronous body, tracking it until it settles; then detach its signal. */
+async function awaitBody(
+  call: ToolCall,
+  promise: Promise<unknown>,
+  signal: LinkedSignal,
+): Promise<ToolExecutionResult> {
   const pending = (call.pending ??= new Set())
   pending.add(promise)
   let value: unknown
   try {
     value = await promise
   } catch (error) {
-    return tag(call, bodyFailure(error))
+    return tag(call, bodyFailure(call, error))
   } finally {
     pending.delete(promise)
+    signal.dispose()
   }
   return tag(call, normalizeOutput(call.tool!, call.execution, value))
 }
@@ -106,16 +128,21 @@ function invokeBody(
     )
   }
   const tool = call.tool!
-  const context = runContext(call, fuseSignals(call.callerSignal, current))
+  // Every body gets its own signal, linked to the caller's and the current one: listeners a
+  // body adds (and forgets) die with it instead of piling up on a signal many calls share.
+  const signal = linkSignals(call.callerSignal, current)
+  const context = runContext(call, signal.signal)
   call.bodyStarted = true
   let value: unknown
   try {
     value = tool.definition.execute(context.arguments, context)
   } catch (error) {
-    return tag(call, bodyFailure(error))
+    signal.dispose()
+    return tag(call, bodyFailure(call, error))
   }
   if (typeof (value as PromiseLike<unknown> | null)?.then === 'function')
-    return awaitBody(call, Promise.resolve(value))
+    return awaitBody(call, Promise.resolve(value), signal)
+  signal.dispose()
   return tag(call, normalizeOutput(tool, call.execution, value))
 }
 
@@ -183,7 +210,8 @@ async function settleBodies(call: ToolCall): Promise<void> {
 
 /**
  * Steps 7–8: the `tools/execute` around-waterfall over the dispatch, the body, normalization
- * and the abort rule (an abort after the body started turns only a success into `ABORTED`).
+ * and the abort rule: once the caller aborted, a body success, or a body rejection with the
+ * abort itself (its reason or an `AbortError`), is `ABORTED`; any other failure stays.
  */
 export async function dispatchCall(call: ToolCall): Promise<void> {
   const listeners = listenersFor(call.runtime.hooks, 'tools/execute', call.execution.agent)
@@ -212,8 +240,6 @@ export async function dispatchCall(call: ToolCall): Promise<void> {
     await settleBodies(call)
   }
   call.dispatched = true
-  if (!result.isError && call.bodyStarted && call.callerSignal.aborted) {
-    result = codedFailure(ToolErrorCode.ABORTED, 'ToolAbortedError', 'tool call aborted')
-  }
+  if (!result.isError && call.bodyStarted && call.callerSignal.aborted) result = aborted()
   call.result = result
 }

@@ -1,5 +1,6 @@
 import { type JsonValue, snapshotJson, ToolArgsError } from '@dsh/tools-schema'
 import { ToolErrorCode } from '../errors'
+import { unknownToolMessage } from '../internal/closest-names'
 import type { CompiledTool } from '../internal/compiled-tool'
 import { RESERVED_TOOL_NAME, type ToolRegistry } from '../registry'
 import type { ScopeKey, ToolExecution, ToolExecutionInput, ToolExecutionToken } from '../types'
@@ -24,6 +25,17 @@ export function assertInput(input: ToolExecutionInput): void {
   }
 }
 
+/**
+ * The UNKNOWN_TOOL message with suggestions drawn only from what this agent can call here:
+ * its visible tools, plus `run_code` at top level when its mode offers it. Hidden and
+ * scope-masked names never appear.
+ */
+function unknown(registry: ToolRegistry, name: string, agent: ScopeKey | undefined, nested: boolean): string {
+  const visible = registry.visible(agent).map((tool) => tool.name)
+  if (!nested && registry.transportFor(agent) !== undefined) visible.push(RESERVED_TOOL_NAME)
+  return unknownToolMessage(name, visible)
+}
+
 /** Resolve the tool as the agent sees it (step 2); a string is the UNKNOWN_TOOL message. */
 export function resolveTool(
   registry: ToolRegistry,
@@ -33,10 +45,10 @@ export function resolveTool(
 ): CompiledTool | string {
   if (name === RESERVED_TOOL_NAME) {
     if (nested) return `\`${RESERVED_TOOL_NAME}\` cannot be called from inside another tool call`
-    return registry.transportFor(agent) ?? `unknown tool: ${name}`
+    return registry.transportFor(agent) ?? unknown(registry, name, agent, nested)
   }
   const tool = registry.resolve(name, agent)
-  if (tool === undefined) return `unknown tool: ${name}`
+  if (tool === undefined) return unknown(registry, name, agent, nested)
   if (!nested && registry.modeOf(agent) === 'code') {
     return `only \`${RESERVED_TOOL_NAME}\` is callable directly — call \`${name}\` from inside a \`${RESERVED_TOOL_NAME}\` program instead`
   }

@@ -1,4 +1,4 @@
-import { fuseSignals } from '../internal/fuse-signals'
+import { type LinkedSignal, linkSignals } from '../link-signals'
 import { dispatchPhase, listened, policyPhase, postPhase } from '../pipeline/execute-call'
 import { assertInput, prepareCall } from '../pipeline/prepare-call'
 import { publishResult } from '../pipeline/publish-result'
@@ -8,9 +8,14 @@ import type { PipelineRuntime, ToolCall } from '../pipeline/tool-call'
 import type { ExecuteBatchOptions, ToolExecutionInput, ToolExecutionResult } from '../types'
 import { classify } from './execution-mode'
 
-function withBatchSignal(input: ToolExecutionInput, signal: AbortSignal | undefined): ToolExecutionInput {
-  if (signal === undefined || signal === input.signal) return input
-  return { ...input, signal: fuseSignals(input.signal, signal) }
+/** The input with the batch signal linked into its own; the link is disposed once it publishes. */
+function withBatchSignal(
+  input: ToolExecutionInput,
+  signal: AbortSignal | undefined,
+): [ToolExecutionInput, LinkedSignal | undefined] {
+  if (signal === undefined || signal === input.signal) return [input, undefined]
+  const linked = linkSignals(input.signal, signal)
+  return [{ ...input, signal: linked.signal }, linked]
 }
 
 /**
@@ -48,6 +53,7 @@ export async function executeBatch(
       wake = resolve
     })
   let published: Promise<void> = Promise.resolve()
+  const links: (LinkedSignal | undefined)[] = new Array(inputs.length)
   const publishAfter = (call: ToolCall, index: number, body?: Promise<void>): Promise<void> => {
     published = published.then(async () => {
       if (body !== undefined) {
@@ -55,12 +61,15 @@ export async function executeBatch(
         await postPhase(call)
       }
       results[index] = publishResult(call)
+      links[index]?.dispose()
     })
     return published
   }
 
   for (let index = 0; index < inputs.length; index++) {
-    const call = prepareCall(runtime, withBatchSignal(inputs[index]!, signal))
+    const [input, link] = withBatchSignal(inputs[index]!, signal)
+    links[index] = link
+    const call = prepareCall(runtime, input)
     if (call.result !== undefined) {
       publishAfter(call, index)
       continue

@@ -105,6 +105,8 @@ function fill(checker: Checker, node: JsonSchemaNode, checkerFor: (node: JsonSch
   } else if (node.enum !== undefined || 'const' in node) {
     checker.kind = KIND_SCALAR_ENUM
   }
+  // An any-JSON node descends: it must look at every member to refuse what is not JSON.
+  if (checker.kind === KIND_ANY) checker.inline = false
   if (node.enum !== undefined) setEnum(checker, node.enum)
   if ('const' in node) setConst(checker, node.const)
   if (checker.kind === KIND_ARRAY) {

@@ -21,7 +21,18 @@ export interface CodegenField {
   readonly name: string
   readonly node: unknown
   readonly required: boolean
+  /** The property schema's annotations, when it has any worth showing. */
+  readonly doc: CodegenDoc | undefined
+}
+
+/** The annotations of a node that the generators show as documentation. */
+export interface CodegenDoc {
+  readonly title: string | undefined
   readonly description: string | undefined
+  readonly hasDefault: boolean
+  readonly default: unknown
+  readonly examples: readonly unknown[]
+  readonly deprecated: boolean
 }
 
 /** Keywords whose meaning the generators cannot express: the node degrades to unknown / Any. */
@@ -84,6 +95,28 @@ export function readDescription(node: unknown): string | undefined {
   return typeof description === 'string' && description.length > 0 ? description : undefined
 }
 
+/** Annotations of a node (`title`, `description`, `default`, `examples`, `deprecated`), or undefined. */
+export function readDoc(node: unknown): CodegenDoc | undefined {
+  if (typeof node !== 'object' || node === null) return undefined
+  const title = readOwn(node, 'title')
+  const hasDefault = Object.hasOwn(node, 'default')
+  const doc: CodegenDoc = {
+    title: typeof title === 'string' && title.length > 0 ? title : undefined,
+    description: readDescription(node),
+    hasDefault,
+    default: hasDefault ? readOwn(node, 'default') : undefined,
+    examples: denseItems(readOwn(node, 'examples')) ?? [],
+    deprecated: readOwn(node, 'deprecated') === true,
+  }
+  const empty =
+    doc.title === undefined &&
+    doc.description === undefined &&
+    !hasDefault &&
+    doc.examples.length === 0 &&
+    !doc.deprecated
+  return empty ? undefined : doc
+}
+
 /** Reads a node for code generation. */
 export function viewOf(node: unknown): CodegenView {
   if (typeof node !== 'object' || node === null || Array.isArray(node)) return { kind: 'unknown' }
@@ -126,7 +159,7 @@ function objectView(node: object): CodegenView {
   if (hasProperties) {
     for (const name of ownStringKeys(properties)) {
       const child = readOwn(properties, name)
-      fields.push({ name, node: child, required: required.has(name), description: readDescription(child) })
+      fields.push({ name, node: child, required: required.has(name), doc: readDoc(child) })
     }
   }
   return { kind: 'object', fields, closed: readOwn(node, 'additionalProperties') === false, hasProperties }

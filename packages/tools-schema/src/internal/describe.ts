@@ -3,6 +3,10 @@ export function describeType(value: unknown): string {
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'array'
   const kind = typeof value
+  if (kind === 'object' && !isPlainObject(value)) {
+    const tag = Object.prototype.toString.call(value).slice(8, -1)
+    return tag === 'Object' ? 'class instance' : tag
+  }
   if (kind === 'number') {
     if (Number.isNaN(value)) return 'NaN'
     if (!Number.isFinite(value)) return 'Infinity'

@@ -11,7 +11,15 @@ import {
   KIND_ONE_OF,
   KIND_STRING,
 } from './checker'
-import { containerMessage, inlineMessage, isJsonType, oneOfMessage, reportAt, trialSink } from './sink'
+import {
+  checkExtraMember,
+  checkJson,
+  containerMessage,
+  inlineMessage,
+  oneOfMessage,
+  reportAt,
+  trialSink,
+} from './sink'
 
 /** Subtrees deeper or larger than this stay with the explicit-stack interpreter. */
 const MAX_DEPTH = 12
@@ -46,9 +54,6 @@ class Generator {
   private validWhen(checker: Checker, v: string): string {
     const parts: string[] = []
     switch (checker.kind) {
-      case KIND_ANY:
-        parts.push(`IJ(${v})`)
-        break
       case KIND_STRING:
         parts.push(`typeof ${v} === "string"`)
         break
@@ -93,7 +98,7 @@ class Generator {
         return this.object(checker, v, segs, sink, depth)
       case KIND_ARRAY: {
         const head = `if (!Array.isArray(${v})) RA(${sink}, p, [${segs}], CM("array", ${v}));\n`
-        if (checker.items === undefined) return head
+        if (checker.items === undefined) return `${head}else CJ(${sink}, p, [${segs}], ${v});\n`
         const i = this.name('i')
         const x = this.name('x')
         const inner = checker.items.inline
@@ -113,13 +118,18 @@ class Generator {
         const m = this.name('m')
         return `${code}const ${m} = OF([${trials.join(', ')}]); if (${m} !== undefined) RA(${sink}, p, [${segs}], ${m});\n}\n`
       }
+      case KIND_ANY:
+        return `CJ(${sink}, p, [${segs}], ${v});\n`
       default:
         return this.inline(checker, v, segs, sink)
     }
   }
 
   private object(checker: Checker, v: string, segs: string, sink: string, depth: number): string {
-    let code = `if (typeof ${v} !== "object" || ${v} === null || Array.isArray(${v})) RA(${sink}, p, [${segs}], CM("object", ${v}));\nelse {\n`
+    // Plain objects only (Object or null prototype; an array's prototype is neither).
+    let code =
+      `if (typeof ${v} !== "object" || ${v} === null || ((PR = GP(${v})) !== OP && PR !== null)) ` +
+      `RA(${sink}, p, [${segs}], CM("object", ${v}));\nelse {\n`
     const deferred: string[] = []
     checker.keys.forEach((key, index) => {
       const child = checker.props[index]!
@@ -137,18 +147,18 @@ class Generator {
       if (child.inline) code += `else ${this.inline(child, a, join(segs, quoted), sink)}`
       else deferred.push(`if (${h}) {\n${this.gen(child, a, join(segs, quoted), sink, depth + 1)}}\n`)
     })
-    if (checker.closed) {
-      const k = this.name('k')
-      const known =
-        checker.keys.length === 0
-          ? 'false'
-          : checker.keys.length <= MAX_INLINE_ENUM
-            ? checker.keys.map((key) => `${k} === ${JSON.stringify(key)}`).join(' || ')
-            : `${this.constant(checker.propMap)}.has(${k})`
-      code +=
-        `for (const ${k} in ${v}) { if (${known}) continue; ` +
-        `if (H.call(${v}, ${k})) RA(${sink}, p, [${join(segs, k)}], "unexpected property " + JSON.stringify(${k})); }\n`
-    }
+    const k = this.name('k')
+    const known =
+      checker.keys.length === 0
+        ? 'false'
+        : checker.keys.length <= MAX_INLINE_ENUM
+          ? checker.keys.map((key) => `${k} === ${JSON.stringify(key)}`).join(' || ')
+          : `${this.constant(checker.propMap)}.has(${k})`
+    // Closed: an undeclared key is a violation. Open: its member must still be JSON.
+    const undeclared = checker.closed
+      ? `RA(${sink}, p, [${join(segs, k)}], "unexpected property " + JSON.stringify(${k}))`
+      : `XM(${sink}, p, [${join(segs, k)}], ${v}, ${k})`
+    code += `for (const ${k} in ${v}) { if (${known}) continue; if (H.call(${v}, ${k})) ${undeclared}; }\n`
     return `${code}${deferred.join('')}}\n`
   }
 }
@@ -181,8 +191,11 @@ export function compileFastCheck(root: Checker): FastCheck | null {
       'OF',
       'TS',
       'H',
-      'IJ',
-      `return function fastCheck(v, p, s) {\n${body}}`,
+      'CJ',
+      'XM',
+      'GP',
+      'OP',
+      `return function fastCheck(v, p, s) {\nlet PR;\n${body}}`,
     )
     return factory(
       generator.constants,
@@ -192,7 +205,10 @@ export function compileFastCheck(root: Checker): FastCheck | null {
       oneOfMessage,
       trialSink,
       Object.prototype.hasOwnProperty,
-      isJsonType,
+      checkJson,
+      checkExtraMember,
+      Object.getPrototypeOf,
+      Object.prototype,
     ) as FastCheck
   } catch {
     enabled = false

@@ -1,8 +1,17 @@
 import type { SchemaViolation } from '../types'
-import { type Checker, KIND_ARRAY, KIND_OBJECT, KIND_ONE_OF, type Sink } from './checker'
+import { type Checker, KIND_ANY, KIND_ARRAY, KIND_OBJECT, KIND_ONE_OF, type Sink } from './checker'
 import { compileFastCheck } from './jit-checker'
 import type { PathNode } from './path'
-import { containerMessage, inlineMessage, oneOfMessage, report, trialSink } from './sink'
+import {
+  checkExtraMember,
+  checkJson,
+  containerMessage,
+  inlineMessage,
+  isJsonObject,
+  oneOfMessage,
+  report,
+  trialSink,
+} from './sink'
 
 /** Continuation of a oneOf evaluation, resumed after each branch's subtree. */
 interface OneOfState {
@@ -57,7 +66,7 @@ export function runChecker(root: Checker, value: unknown): SchemaViolation[] {
     }
     switch (checker.kind) {
       case KIND_OBJECT: {
-        if (typeof current !== 'object' || current === null || Array.isArray(current)) {
+        if (!isJsonObject(current)) {
           report(sink, path, containerMessage('object', current))
           break
         }
@@ -83,13 +92,13 @@ export function runChecker(root: Checker, value: unknown): SchemaViolation[] {
           }
         }
         reverseTail(checkers, values, paths, sinks, pushedFrom)
-        if (checker.closed) {
-          const map = checker.propMap!
-          for (const key in object) {
-            if (!map.has(key) && hasOwn.call(object, key)) {
-              report(sink, { parent: path, key }, `unexpected property ${JSON.stringify(key)}`)
-            }
-          }
+        const map = checker.propMap!
+        for (const key in object) {
+          if (map.has(key) || !hasOwn.call(object, key)) continue
+          // Closed: an undeclared key is a violation. Open: its member must still be JSON.
+          if (checker.closed)
+            report(sink, { parent: path, key }, `unexpected property ${JSON.stringify(key)}`)
+          else checkExtraMember(sink, path, [key], object, key)
         }
         break
       }
@@ -99,7 +108,10 @@ export function runChecker(root: Checker, value: unknown): SchemaViolation[] {
           break
         }
         const items = checker.items
-        if (items === undefined) break
+        if (items === undefined) {
+          checkJson(sink, path, [], current)
+          break
+        }
         if (items.inline) {
           for (let i = 0; i < current.length; i++) {
             const message = inlineMessage(items, current[i])
@@ -115,6 +127,9 @@ export function runChecker(root: Checker, value: unknown): SchemaViolation[] {
         }
         break
       }
+      case KIND_ANY:
+        checkJson(sink, path, [], current)
+        break
       case KIND_ONE_OF: {
         const state: OneOfState = { checker, value: current, path, sink, trials: [] }
         scheduleBranch(state, checkers, values, paths, sinks)

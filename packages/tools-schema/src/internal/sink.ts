@@ -1,6 +1,5 @@
 import {
   type Checker,
-  KIND_ANY,
   KIND_BOOLEAN,
   KIND_INTEGER,
   KIND_NULL,
@@ -9,6 +8,7 @@ import {
   type Sink,
 } from './checker'
 import { describeType } from './describe'
+import { findJsonProblem, isPlainJsonObject } from './json-check'
 import { formatPath, formatSegment, type PathNode } from './path'
 
 /** A counting sink for one oneOf branch trial. */
@@ -64,26 +64,46 @@ function formatPathTail(node: PathNode | undefined, limit: number): string {
   return out
 }
 
-/** True for values of a JSON type (null, boolean, finite number, string, array, object). */
-export function isJsonType(value: unknown): boolean {
-  switch (typeof value) {
-    case 'string':
-    case 'boolean':
-    case 'object':
-      return true
-    case 'number':
-      return Number.isFinite(value)
-    default:
-      return false
-  }
+/**
+ * Checks the parts of a value no keyword constrains (an any-JSON node, an item-less array):
+ * reports the first place that is not JSON, at its exact path.
+ */
+export function checkJson(
+  sink: Sink,
+  base: PathNode | undefined,
+  segments: readonly (string | number)[],
+  value: unknown,
+): void {
+  const problem = findJsonProblem(value)
+  if (problem !== undefined) reportAt(sink, base, [...segments, ...problem.segments], problem.message)
+}
+
+/**
+ * Checks one undeclared own member of an open object: it must be JSON. Reads the descriptor,
+ * so an accessor is reported, never invoked.
+ */
+export function checkExtraMember(
+  sink: Sink,
+  base: PathNode | undefined,
+  segments: readonly (string | number)[],
+  object: object,
+  key: string,
+): void {
+  const descriptor = Object.getOwnPropertyDescriptor(object, key)
+  if (descriptor === undefined) return
+  if (!('value' in descriptor))
+    reportAt(sink, base, segments, 'expected JSON value, got an accessor property')
+  else checkJson(sink, base, segments, descriptor.value)
+}
+
+/** True for a value the object keyword accepts: a plain (JSON-producible) object. */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && isPlainJsonObject(value)
 }
 
 /** Checks an inline (non-descending) checker; returns a message or undefined. */
 export function inlineMessage(checker: Checker, value: unknown): string | undefined {
   switch (checker.kind) {
-    case KIND_ANY:
-      if (!isJsonType(value)) return `expected JSON value, got ${describeType(value)}`
-      break
     case KIND_STRING:
       if (typeof value !== 'string') return `expected string, got ${describeType(value)}`
       break

@@ -1,0 +1,86 @@
+/**
+ * The demo's command line: strict flags (anything unknown is a usage error, never ignored),
+ * `--help`, and the one-line errors the CLI prints instead of stack traces.
+ */
+import { parseArgs } from 'node:util'
+import type { ToolPresentationMode } from '@dsh/tools-core'
+
+/** What the command line asked for. */
+export interface DemoOptions {
+  readonly help: boolean
+  readonly modes: readonly ToolPresentationMode[]
+  readonly openai: boolean
+  readonly color: boolean
+  readonly keep: boolean
+}
+
+/** A mistake the user can fix (bad flag, missing environment): printed as one line, exit 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError'
+}
+
+/** `pnpm demo -- --help`. */
+export const USAGE = `Usage: pnpm demo [-- options]
+
+Fix an off-by-one bug in a temp copy of examples/agent-demo/fixture/mini-pager with the real
+dsh-tools, printing every call as its UI card, the policy decisions and a timing summary.
+Exits 0 only when the fixture's tests pass after every run.
+
+Options:
+  --mode <mode>   native | code | both | all (default all: a native run, then a Code Mode run)
+  --openai        use an OpenAI-compatible endpoint instead of the scripted model
+                  (needs OPENAI_API_KEY and OPENAI_BASE_URL; OPENAI_MODEL is optional)
+  --no-color      no ANSI colours (also off when stdout is not a TTY or NO_COLOR is set)
+  --keep          keep the temp workspaces and print their paths
+  -h, --help      print this text and exit`
+
+const MODES: Record<string, readonly ToolPresentationMode[]> = {
+  native: ['native'],
+  code: ['code'],
+  both: ['both'],
+  all: ['native', 'code'],
+}
+
+/**
+ * Parse the demo's arguments (a leading `--`, as `pnpm demo -- …` may pass it, is skipped).
+ *
+ * @throws {UsageError} on an unknown flag, a missing or invalid `--mode` value, or a positional.
+ */
+export function parseDemoOptions(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  isTTY = process.stdout.isTTY === true,
+): DemoOptions {
+  let values: ReturnType<typeof parse>['values']
+  try {
+    values = parse(argv[0] === '--' ? argv.slice(1) : argv).values
+  } catch (error) {
+    // node's messages are already one clear sentence ("Unknown option '--x'. …")
+    throw new UsageError(error instanceof Error ? error.message : String(error))
+  }
+  const mode = values.mode ?? 'all'
+  const modes = Object.hasOwn(MODES, mode) ? MODES[mode] : undefined
+  if (!modes) throw new UsageError(`--mode must be native, code, both or all (got '${mode}')`)
+  return {
+    help: values.help === true,
+    modes,
+    openai: values.openai === true,
+    color: values['no-color'] !== true && isTTY && !env['NO_COLOR'],
+    keep: values.keep === true,
+  }
+}
+
+function parse(args: readonly string[]) {
+  return parseArgs({
+    args: [...args],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      mode: { type: 'string' },
+      openai: { type: 'boolean' },
+      'no-color': { type: 'boolean' },
+      keep: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  })
+}

@@ -1,0 +1,145 @@
+// The demo as a user runs it: `src/main.ts` in a child process (against the sources, like the
+// rest of the suite), checking flag handling and the printed output end to end.
+import { execFile } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { beforeAll, describe, expect, it } from 'vitest'
+
+const run = promisify(execFile)
+const here = fileURLToPath(new URL('..', import.meta.url))
+
+interface Outcome {
+  readonly code: number
+  readonly stdout: string
+  readonly stderr: string
+}
+
+async function demo(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Outcome> {
+  const clean = { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '', DEBUG: '', ...env }
+  try {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['--conditions=@dsh/source', '--import', 'tsx', 'src/main.ts', ...args],
+      { cwd: here, env: clean, timeout: 240_000 },
+    )
+    return { code: 0, stdout, stderr }
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string }
+    if (typeof failed.code !== 'number') throw error
+    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' }
+  }
+}
+
+const STACK_FRAME = /^\s+at /m
+
+describe('demo command line', () => {
+  it('--help and -h print the usage and exit 0 without running anything', async () => {
+    for (const flag of ['--help', '-h']) {
+      const outcome = await demo(['--', flag])
+      expect(outcome.code).toBe(0)
+      expect(outcome.stdout).toMatch(/^Usage: pnpm demo/)
+      expect(outcome.stdout).toContain('--mode <mode>')
+      expect(outcome.stdout).not.toContain('prompt assembly')
+    }
+  }, 60_000)
+
+  it.each([
+    [['--bogus'], /Unknown option '--bogus'/],
+    [['--mode', 'weird'], /--mode must be native, code, both or all \(got 'weird'\)/],
+    [['stray'], /positional argument/i],
+  ])(
+    'a bad command line %j prints one line and exits 2',
+    async (args, message) => {
+      const outcome = await demo(args)
+      expect(outcome.code).toBe(2)
+      expect(outcome.stdout).toBe('')
+      expect(outcome.stderr.trimEnd().split('\n')).toHaveLength(1)
+      expect(outcome.stderr).toMatch(message)
+      expect(outcome.stderr).toMatch(/^agent-demo: .*\(see --help\)\n$/)
+      expect(outcome.stderr).not.toMatch(STACK_FRAME)
+    },
+    60_000,
+  )
+
+  it('--openai without OPENAI_API_KEY prints one line and exits 2', async () => {
+    for (const env of [{}, { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }]) {
+      const outcome = await demo(['--openai'], env)
+      expect(outcome.code).toBe(2)
+      expect(outcome.stderr).toBe(
+        'agent-demo: --openai needs OPENAI_API_KEY and OPENAI_BASE_URL in the environment (see --help)\n',
+      )
+      expect(outcome.stdout).toBe('')
+    }
+  }, 60_000)
+
+  it('a failure while running is one line too (the endpoint is unreachable)', async () => {
+    const outcome = await demo(['--openai', '--mode', 'native'], {
+      OPENAI_API_KEY: 'k',
+      OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', // discard port: the connection is refused
+    })
+    expect(outcome.code).toBe(1)
+    expect(outcome.stderr).toMatch(/^agent-demo: [^\n]+\n$/)
+    expect(outcome.stderr).not.toMatch(STACK_FRAME)
+  }, 60_000)
+})
+
+describe('demo output', () => {
+  let lines: string[] = []
+  beforeAll(async () => {
+    const outcome = await demo(['--no-color'])
+    expect(outcome.stderr).toBe('')
+    expect(outcome.code).toBe(0)
+    lines = outcome.stdout.split('\n')
+  }, 240_000)
+
+  it("a call's policy decisions print right under its call card, before its sub-calls and result", () => {
+    const runCode = lines.findIndex((line) => line.startsWith('┌ [c1] ▸ run_code'))
+    const firstSub = lines.findIndex((line) => line.includes('[code:1]'))
+    const gate = lines.findIndex((line) => line.startsWith('⚖ pre-execute allow (each tool call'))
+    expect(runCode).toBeGreaterThan(-1)
+    expect(gate).toBeGreaterThan(runCode)
+    expect(gate).toBeLessThan(firstSub)
+    // every card tag ([n1], [code:3], …) is followed by its ⚖ line once its card ends
+    const tagged = lines.flatMap((line, index) => (/^\s*(┌ )?\[[a-z0-9:]+\] /.test(line) ? [index] : []))
+    expect(tagged.length).toBeGreaterThan(15)
+    for (const index of tagged) {
+      let next = index + 1
+      if (lines[index]!.trimStart().startsWith('┌')) {
+        while (!lines[next]!.trimStart().startsWith('└')) next += 1
+        next += 1
+      }
+      expect(lines[next], `after ${lines[index]}`).toMatch(/^\s*⚖ /)
+    }
+  })
+
+  it('the timeline and the summary count the same calls', () => {
+    const timeline = lines
+      .filter((line) => /^ {2}\d+ call\(s\)/.test(line))
+      .map((line) => line.split(';')[0]!.trim())
+    const summary = lines
+      .filter((line) => /^ {2}[✓✗] /.test(line))
+      .map((line) => line.match(/turns, (\d+ call\(s\)(?: \+ \d+ sub-call\(s\))?)/)?.[1])
+    expect(timeline).toEqual(['10 call(s)', '1 call(s) + 7 sub-call(s)'])
+    expect(summary).toEqual(timeline)
+  })
+
+  it('edit cards show the change in context, never a snippet-relative hunk header', () => {
+    const text = lines.join('\n')
+    expect(text).not.toMatch(/@@ -1,1 \+1,1 @@/)
+    // native and Code Mode: the result card has the file's real hunk and its context lines
+    const hunks = lines.filter((line) => /│ @@ -\d+,\d+ \+\d+,\d+ @@$/.test(line))
+    expect(hunks.length).toBe(2)
+    for (const hunk of hunks) {
+      const at = lines.indexOf(hunk)
+      const body = lines.slice(at + 1, at + 8).map((line) => line.replace(/^\s*│ /, ''))
+      expect(body).toContain('   const start = (page - 1) * pageSize')
+      expect(body).toContain('-  const end = start + pageSize - 1')
+      expect(body).toContain('+  const end = start + pageSize')
+      expect(body).toContain('   return items.slice(start, end)')
+    }
+  })
+
+  it('prints no build output', () => {
+    expect(lines[0]).toMatch(/^dsh-tools agent demo/)
+  })
+})

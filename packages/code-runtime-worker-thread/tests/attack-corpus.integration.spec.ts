@@ -1,0 +1,153 @@
+/**
+ * The attack corpus of issue 10, each attack in a fresh host process (`fixtures/attack-host.ts`)
+ * under a kill timeout: a crash or hang of the host is a failed test, never a crashed test
+ * runner. Asserted for every attack and engine: the host process survives and reports, a normal
+ * program still runs afterwards, the main thread never stalls past 200 ms, RSS stays within a
+ * budget, and nothing outside the boundary (planted secrets, a file outside the workspace, a
+ * hidden tool, a process) is reached.
+ *
+ * CI runs a fast subset; `DSH_CORPUS=full` runs every attack. Attacks that need a fix in another
+ * package are expected failures (full corpus only); attacks the node:vm engine does not contain
+ * (see the README's trust posture) are skipped for that engine. Each says why in its name.
+ */
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import type { AttackReport } from './fixtures/attack-host'
+import { ATTACKS, type Attack } from './fixtures/attacks'
+import { ENGINES, isNodeVmEngine } from './fixtures/engines'
+
+const FULL = process.env.DSH_CORPUS === 'full'
+/** A host that has not reported by then is hung. */
+const KILL_AFTER_MS = 120_000
+const MAX_STALL_MS = 200
+const RSS_BUDGET_MB = 384
+const CONCURRENCY = 2
+
+/** What node:vm in a worker thread of the host process does not contain (see the README). */
+const NODE_VM_UNCONTAINED: Readonly<Record<string, string>> = {
+  'crash line: new Array(2**27).fill(0)': 'a V8 fatal error in a worker thread aborts the host process',
+  'crash line: getOwnPropertyNames of a huge typed array':
+    'a V8 fatal error in a worker thread aborts the host process',
+  'off-heap memory: 1.2 GB of ArrayBuffers': 'ArrayBuffer memory is outside the worker heap cap',
+  'uninterruptible sort past computeMs': 'a running builtin cannot be terminated; its buffer is off-heap',
+}
+
+const hostScript = fileURLToPath(new URL('./fixtures/attack-host.ts', import.meta.url))
+const packageDir = fileURLToPath(new URL('..', import.meta.url))
+
+interface HostExit {
+  readonly code: number | null
+  readonly signal: NodeJS.Signals | null
+  readonly hung: boolean
+  readonly report: AttackReport | undefined
+  readonly stderr: string
+}
+
+let running = 0
+const waiting: (() => void)[] = []
+async function withSlot<T>(body: () => Promise<T>): Promise<T> {
+  if (running >= CONCURRENCY) await new Promise<void>((resolve) => waiting.push(resolve))
+  running += 1
+  try {
+    return await body()
+  } finally {
+    running -= 1
+    waiting.shift()?.()
+  }
+}
+
+function runHost(attack: Attack, engine: string | undefined, isolation?: 'process'): Promise<HostExit> {
+  return withSlot(
+    () =>
+      new Promise((resolve) => {
+        const child = spawn(
+          process.execPath,
+          [
+            '--import',
+            'tsx',
+            '--conditions=@dsh/source',
+            hostScript,
+            JSON.stringify({ attack: attack.name, engine, isolation }),
+          ],
+          { cwd: packageDir, stdio: ['ignore', 'pipe', 'pipe'] },
+        )
+        let stdout = ''
+        let stderr = ''
+        let hung = false
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          stdout += chunk
+        })
+        child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+          stderr = (stderr + chunk).slice(-4000)
+        })
+        const killer = setTimeout(() => {
+          hung = true
+          child.kill('SIGKILL')
+        }, KILL_AFTER_MS)
+        child.on('close', (code, signal) => {
+          clearTimeout(killer)
+          const line = stdout.split('\n').find((candidate) => candidate.startsWith('ATTACK_RESULT '))
+          const report = line === undefined ? undefined : (JSON.parse(line.slice(14)) as AttackReport)
+          resolve({ code, signal, hung, report, stderr })
+        })
+      }),
+  )
+}
+
+function expectContained(exit: HostExit): void {
+  expect(exit.hung, 'the host hung').toBe(false)
+  expect({ code: exit.code, signal: exit.signal }, `the host died: ${exit.stderr.slice(-600)}`).toEqual({
+    code: 0,
+    signal: null,
+  })
+  const report = exit.report as AttackReport
+  expect(report.reached, 'reached outside the boundary').toEqual([])
+  expect(report.survivors, 'processes left running').toBe(0)
+  expect(report.healthy, 'a normal program failed after the attack').toBe(true)
+  expect(report.maxStallMs, 'main-thread stall (ms)').toBeLessThanOrEqual(MAX_STALL_MS)
+  expect(report.peakRssDeltaMb, 'peak RSS growth (MiB)').toBeLessThanOrEqual(RSS_BUDGET_MB)
+}
+
+for (const engine of ENGINES) {
+  describe(`attack corpus, engine ${engine ?? 'default'}`, () => {
+    for (const attack of ATTACKS) {
+      const uncontained = isNodeVmEngine(engine) ? NODE_VM_UNCONTAINED[attack.name] : undefined
+      if (uncontained !== undefined) {
+        // Whether these show depends on how far the program gets within its time budget on the
+        // machine at hand, so they are neither asserted nor expected to fail; the README
+        // records what was measured.
+        it.skip(`${attack.name} (not contained by node:vm: ${uncontained})`, () => {})
+        continue
+      }
+      const dependency = attack.dependsOn
+      const title =
+        dependency === undefined ? attack.name : `${attack.name} (expected to fail until ${dependency})`
+      // A bridge-level attack runs only in the full corpus: until its fix lands it exhausts the
+      // host (gigabytes of memory, or a kill timeout), which a CI run should not pay for.
+      const run = FULL || (!attack.slow && dependency === undefined)
+      const options = {
+        concurrent: true,
+        fails: dependency !== undefined,
+        skip: !run,
+        timeout: 4 * KILL_AFTER_MS,
+      }
+      it(title, options, async () => {
+        expectContained(await runHost(attack, engine))
+      })
+    }
+  })
+}
+
+describe('attack corpus, node:vm with isolation: process', () => {
+  // What a worker thread cannot contain, a process of its own does: each such attack must now
+  // end its run with the host alive and within its budgets. (The node-vm engine name is passed
+  // only once the engine key exists; until then the default engine is node:vm.)
+  const engine = ENGINES.includes('node-vm') ? 'node-vm' : undefined
+  for (const attack of ATTACKS.filter((candidate) => NODE_VM_UNCONTAINED[candidate.name] !== undefined)) {
+    const run = FULL || attack.name.startsWith('crash line')
+    it(attack.name, { concurrent: true, skip: !run, timeout: 4 * KILL_AFTER_MS }, async () => {
+      expectContained(await runHost(attack, engine, 'process'))
+    })
+  }
+})

@@ -1,0 +1,120 @@
+/**
+ * The host-side limits of one run, applied to every binding call before any work is queued:
+ * how many calls a run may make, how many may be outstanding, how large one call's arguments
+ * may be (counted while they are read), and how many argument bytes may wait in the queue.
+ * They hold for every `CodeRuntime`, whatever language the program is written in.
+ */
+import { isToolsError, JsonBudgetError, type JsonValue, snapshotJsonMeasured } from '@dsh/tools-core'
+import type { CodeModeConfig } from './config'
+
+/** A call's arguments admitted: the snapshot and its size in queue bytes. */
+export interface AdmittedArguments {
+  readonly ok: true
+  readonly value: JsonValue
+  readonly bytes: number
+}
+
+/** A call refused, with the message its `ToolCallError` carries. */
+export interface RefusedCall {
+  readonly ok: false
+  readonly message: string
+}
+
+/** The limits the admission enforces (the numeric Code Mode config). */
+export type SubCallLimits = Required<CodeModeConfig>
+
+function budgetMessage(error: JsonBudgetError, limits: SubCallLimits): string {
+  const [key, max, unit] =
+    error.limit === 'maxNodes'
+      ? ['maxArgumentNodes', limits.maxArgumentNodes, 'JSON values']
+      : ['maxArgumentStringLength', limits.maxArgumentStringLength, 'string code units']
+  return (
+    `arguments too large: counting stopped at ${error.path}, past the Code Mode limit \`${key}\` ` +
+    `(${max} ${unit} per call; a shared reference counts at every occurrence)`
+  )
+}
+
+/** Per-run counters. One instance per run; not shared. */
+export class SubCallAdmission {
+  private attempts = 0
+  private outstanding = 0
+  private queuedBytes = 0
+
+  constructor(private readonly limits: SubCallLimits) {}
+
+  /**
+   * Count one binding call, whatever becomes of it. Refused once the run has used up
+   * `maxSubCallsPerRun`: such calls never reach policy or a tool.
+   */
+  count(): RefusedCall | undefined {
+    const max = this.limits.maxSubCallsPerRun
+    if (++this.attempts <= max) return undefined
+    return {
+      ok: false,
+      message: `call limit reached: a run_code program may make at most ${max} tool calls (Code Mode limit \`maxSubCallsPerRun\`)`,
+    }
+  }
+
+  /**
+   * Snapshot a counted call's arguments under the per-call budgets. Refused when
+   * `maxOutstandingSubCalls` calls are already queued or running, or when the arguments are
+   * lossy or over budget. `undefined`-valued object properties are dropped, as `JSON.stringify`
+   * drops them: a program writes an absent optional argument that way.
+   */
+  admit(args: unknown): AdmittedArguments | RefusedCall {
+    const limits = this.limits
+    if (this.outstanding >= limits.maxOutstandingSubCalls) {
+      return {
+        ok: false,
+        message:
+          `too many outstanding calls: ${this.outstanding} tool calls of this run are already queued ` +
+          'or running; await some before making more (Code Mode limit `maxOutstandingSubCalls`)',
+      }
+    }
+    try {
+      const snapshot = snapshotJsonMeasured(args, {
+        omitUndefinedProperties: true,
+        maxNodes: limits.maxArgumentNodes,
+        maxStringLength: limits.maxArgumentStringLength,
+      })
+      return { ok: true, value: snapshot.value, bytes: snapshot.stringLength + snapshot.nodes }
+    } catch (error) {
+      if (error instanceof JsonBudgetError) return { ok: false, message: budgetMessage(error, limits) }
+      const detail = isToolsError(error) || error instanceof Error ? error.message : String(error)
+      return { ok: false, message: `arguments are not lossless JSON: ${detail}` }
+    }
+  }
+
+  /**
+   * Reserve queue room for an admitted call that must wait. Returns the refusal when its bytes
+   * would take the run's queued total past `maxQueuedArgumentBytes`.
+   */
+  enqueue(bytes: number): RefusedCall | undefined {
+    const max = this.limits.maxQueuedArgumentBytes
+    if (this.queuedBytes + bytes > max) {
+      return {
+        ok: false,
+        message:
+          `too many argument bytes queued: this call's ${bytes} bytes would take the run's queue past ` +
+          `${max} bytes; await earlier calls first (Code Mode limit \`maxQueuedArgumentBytes\`)`,
+      }
+    }
+    this.queuedBytes += bytes
+    return undefined
+  }
+
+  /** A queued call left the queue (it started). */
+  dequeue(bytes: number): void {
+    this.queuedBytes -= bytes
+  }
+
+  /** A call was submitted; it is outstanding until {@link settled}. */
+  submitted(): void {
+    this.outstanding++
+  }
+
+  /** A submitted call settled. */
+  settled(): void {
+    this.outstanding--
+  }
+}
