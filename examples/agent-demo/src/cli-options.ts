@@ -4,11 +4,14 @@
  */
 import { parseArgs } from 'node:util'
 import type { ToolPresentationMode } from '@dsh/tools-core'
+import type { CodeLanguage } from './task'
 
 /** What the command line asked for. */
 export interface DemoOptions {
   readonly help: boolean
   readonly modes: readonly ToolPresentationMode[]
+  /** The language of Code Mode programs (`--lang`). */
+  readonly lang: CodeLanguage
   readonly openai: boolean
   readonly color: boolean
   readonly keep: boolean
@@ -28,6 +31,8 @@ Exits 0 only when the fixture's tests pass after every run.
 
 Options:
   --mode <mode>   native | code | both | all (default all: a native run, then a Code Mode run)
+  --lang <lang>   typescript | python (default typescript): the language of the Code Mode
+                  program; python runs it on @dsh/code-runtime-pyodide (a Pyodide interpreter)
   --openai        use an OpenAI-compatible endpoint instead of the scripted model
                   (needs OPENAI_API_KEY and OPENAI_BASE_URL; OPENAI_MODEL is optional)
   --no-color      no ANSI colours (also off when stdout is not a TTY or NO_COLOR is set)
@@ -61,9 +66,14 @@ export function parseDemoOptions(
   const mode = values.mode ?? 'all'
   const modes = Object.hasOwn(MODES, mode) ? MODES[mode] : undefined
   if (!modes) throw new UsageError(`--mode must be native, code, both or all (got '${mode}')`)
+  const lang = values.lang ?? 'typescript'
+  if (lang !== 'typescript' && lang !== 'python') {
+    throw new UsageError(`--lang must be typescript or python (got '${lang}')`)
+  }
   return {
     help: values.help === true,
     modes,
+    lang,
     openai: values.openai === true,
     color: values['no-color'] !== true && isTTY && !env['NO_COLOR'],
     keep: values.keep === true,
@@ -77,6 +87,7 @@ function parse(args: readonly string[]) {
     allowPositionals: false,
     options: {
       mode: { type: 'string' },
+      lang: { type: 'string' },
       openai: { type: 'boolean' },
       'no-color': { type: 'boolean' },
       keep: { type: 'boolean' },

@@ -5,7 +5,7 @@
  * only when the project's tests pass after every run, 1 when they do not (or the run broke),
  * 2 on a usage error. Errors are one line on stderr (`DEBUG=1` adds the stack).
  *
- *   node --import tsx examples/agent-demo/src/main.ts [--mode native|code|both|all] [--openai] [--no-color] [--keep] [--help]
+ *   node --import tsx examples/agent-demo/src/main.ts [--mode native|code|both|all] [--lang typescript|python] [--openai] [--no-color] [--keep] [--help]
  */
 import { parseDemoOptions, USAGE, UsageError } from './cli-options'
 import type { DemoRunResult } from './run-demo'
@@ -31,10 +31,14 @@ async function main(): Promise<number> {
   )
   const runs: DemoRunResult[] = []
   for (const mode of options.modes) {
-    const title = mode === 'native' ? 'native function calling (executeBatch)' : `mode ${mode} (run_code)`
+    const title =
+      mode === 'native'
+        ? 'native function calling (executeBatch)'
+        : `mode ${mode} (run_code, ${options.lang === 'python' ? 'Python on Pyodide' : 'TypeScript'})`
     for (const line of heading(title)) write(line)
     const run = await runDemo({
       mode,
+      lang: options.lang,
       ...(model ? { model } : {}),
       write,
       style: { color: options.color },

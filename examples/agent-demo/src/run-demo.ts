@@ -10,13 +10,15 @@ import type { PolicyLog } from './policy'
 import { createPrinter } from './printer'
 import { startDemoRuntime } from './runtime'
 import { ScriptedModel } from './scripted-model'
-import { codeModeScript, INSTRUCTIONS, nativeScript, TASK } from './task'
+import { type CodeLanguage, codeModeScript, INSTRUCTIONS, nativeScript, TASK } from './task'
 import type { TimingRecorder } from './timing'
 import { checkTestSuite, createWorkspace, removeWorkspace, type SuiteCheck } from './workspace'
 
 /** Options of {@link runDemo}. */
 export interface RunDemoOptions {
   readonly mode: ToolPresentationMode
+  /** The language of Code Mode programs (default `typescript`). */
+  readonly lang?: CodeLanguage
   /** Defaults to the scripted model for the mode. */
   readonly model?: Model
   /** Where printed lines go (default: nowhere). */
@@ -40,21 +42,24 @@ export interface DemoRunResult {
   readonly wallMs: number
 }
 
-/** The scripted model that answers the task in `mode`. */
-export function scriptedModelFor(mode: ToolPresentationMode): Model {
+/** The scripted model that answers the task in `mode` (Code Mode programs in `lang`). */
+export function scriptedModelFor(mode: ToolPresentationMode, lang: CodeLanguage = 'typescript'): Model {
   return mode === 'code'
-    ? new ScriptedModel('scripted (Code Mode)', codeModeScript())
+    ? new ScriptedModel(
+        lang === 'python' ? 'scripted (Code Mode, Python)' : 'scripted (Code Mode)',
+        codeModeScript(lang),
+      )
     : new ScriptedModel('scripted (native)', nativeScript())
 }
 
 /** Run the task once in `mode`. */
 export async function runDemo(options: RunDemoOptions): Promise<DemoRunResult> {
   const write = options.write ?? (() => {})
-  const model = options.model ?? scriptedModelFor(options.mode)
+  const model = options.model ?? scriptedModelFor(options.mode, options.lang)
   const workspace = await createWorkspace(options.mode)
   try {
     const before = await checkTestSuite(workspace)
-    const runtime = await startDemoRuntime(options.mode, workspace)
+    const runtime = await startDemoRuntime(options.mode, workspace, options.lang)
     const events: LoopEvent[] = []
     const style: CardStyle = { color: false, maxLines: 14, ...options.style, workspace }
     const print = createPrinter(write, style, runtime.policyLog)

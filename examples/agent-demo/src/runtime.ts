@@ -1,7 +1,7 @@
 /**
  * Boots the toolkit for one demo run: the `ToolRuntime` in the requested presentation mode, the
  * timeout policy, the real bash and fs tools confined to the workspace, Code Mode with the
- * worker-thread runtime (for `code` / `both`), the demo policy, and a timing recorder — all in
+ * worker-thread runtime — or the Pyodide runtime for `--lang python` — (for `code` / `both`), the demo policy, and a timing recorder — all in
  * one cordis context the run disposes at the end. The agent runs in its own scope.
  */
 import { Context } from '@deepseek-ai/cordis'
@@ -10,6 +10,7 @@ import * as timeoutPolicy from '@dsh/tool-call-timeout-policy'
 import * as fsTools from '@dsh/tool-fs'
 import ToolRuntime, { createScope, type ToolPresentationMode } from '@dsh/tools-core'
 import { DemoApproval, installDemoPolicy, type PolicyLog } from './policy'
+import type { CodeLanguage } from './task'
 import { TimingRecorder } from './timing'
 
 /** A running toolkit. */
@@ -23,7 +24,11 @@ export interface DemoRuntime {
 }
 
 /** Start everything the demo needs for `mode` on `workspace`. */
-export async function startDemoRuntime(mode: ToolPresentationMode, workspace: string): Promise<DemoRuntime> {
+export async function startDemoRuntime(
+  mode: ToolPresentationMode,
+  workspace: string,
+  lang: CodeLanguage = 'typescript',
+): Promise<DemoRuntime> {
   const ctx = new Context()
   const policyLog: PolicyLog = []
   const timing = new TimingRecorder()
@@ -35,10 +40,15 @@ export async function startDemoRuntime(mode: ToolPresentationMode, workspace: st
     await ctx.plugin(bashTool, { workdir: workspace, defaultTimeoutMs: 60_000, progressIntervalMs: 25 })
     await ctx.plugin(fsTools, { roots: [workspace] })
     if (mode !== 'native') {
-      // Code Mode is only loaded when the mode needs it.
-      const { default: WorkerCodeRuntime } = await import('@dsh/code-runtime-worker-thread')
+      // Code Mode is only loaded when the mode needs it, with the runtime of the program's language.
       const codeMode = await import('@dsh/tools-codemode')
-      await ctx.plugin(WorkerCodeRuntime, { maxWallMs: 120_000 })
+      if (lang === 'python') {
+        const { default: PyodideCodeRuntime } = await import('@dsh/code-runtime-pyodide')
+        await ctx.plugin(PyodideCodeRuntime, { maxWallMs: 120_000, warmWorkers: 1 })
+      } else {
+        const { default: WorkerCodeRuntime } = await import('@dsh/code-runtime-worker-thread')
+        await ctx.plugin(WorkerCodeRuntime, { maxWallMs: 120_000 })
+      }
       await ctx.plugin(codeMode, { maxParallelSubCalls: 4 })
     }
     await ctx.plugin(DemoApproval, { workspace, log: policyLog })

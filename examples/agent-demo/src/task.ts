@@ -129,8 +129,44 @@ await tools.edit({ file_path: 'src/paginate.js', old_string: buggy, new_string: 
 const after = await tools.bash({ command: '${TEST_COMMAND}', description: 'Run the test suite again' })
 return { fixed: after.exitCode === 0, failingBefore: failing, change: [buggy, buggy.replace(' - 1', '')] }`
 
-/** The Code Mode script: one program, then a summary of what it returned. */
-export function codeModeScript(): ScriptStep[] {
+/** The same program in Python, for Code Mode on `@dsh/code-runtime-pyodide` (`--lang python`). */
+export const CODE_MODE_PYTHON_PROGRAM = String.raw`# 1. Reproduce: run the tests and count the failures.
+import re
+before = await tools.bash({"command": "${TEST_COMMAND}", "description": "Run the test suite"})
+match = re.search(r"fail (\d+)", before["stdout"])
+failing = int(match.group(1)) if match else 0
+print(f"before: exit {before['exitCode']}, {failing} failing")
+
+# 2. Look around. Independent read-only calls overlap under asyncio.gather.
+files, hits, source = await asyncio.gather(
+    tools.glob({"pattern": "**/*.js"}),
+    tools.grep({"pattern": r"slice\(|const end", "path": "src"}),
+    tools.read({"file_path": "src/paginate.js"}),
+)
+print(f"{len(files['paths'])} js files, {hits['total']} matches")
+try:
+    await tools.read({"file_path": ".env"})
+except ToolCallError as error:
+    print(f"not reading .env: {error.message}")
+
+# 3. Fix: slice() excludes its end index, so "- 1" drops an item from every page.
+line = next((entry for entry in source["lines"] if "pageSize - 1" in entry["text"]), None)
+if line is None:
+    raise RuntimeError("the suspicious line is gone")
+print(f"suspect: src/paginate.js:{line['number']}")
+buggy = line["text"][line["text"].index("const end"):]
+fixed = buggy.replace(" - 1", "")
+await tools.edit({"file_path": "src/paginate.js", "old_string": buggy, "new_string": fixed})
+
+# 4. Verify.
+after = await tools.bash({"command": "${TEST_COMMAND}", "description": "Run the test suite again"})
+return {"fixed": after["exitCode"] == 0, "failingBefore": failing, "change": [buggy, fixed]}`
+
+/** The language of the Code Mode program (and of the runtime that runs it). */
+export type CodeLanguage = 'typescript' | 'python'
+
+/** The Code Mode script: one program in `language`, then a summary of what it returned. */
+export function codeModeScript(language: CodeLanguage = 'typescript'): ScriptStep[] {
   return [
     {
       text: 'I will reproduce, locate, fix and verify in one program.',
@@ -140,7 +176,7 @@ export function codeModeScript(): ScriptStep[] {
           name: 'run_code',
           arguments: {
             description: 'Reproduce, locate and fix the pagination bug, then re-run the tests',
-            code: CODE_MODE_PROGRAM,
+            code: language === 'python' ? CODE_MODE_PYTHON_PROGRAM : CODE_MODE_PROGRAM,
           },
         },
       ],

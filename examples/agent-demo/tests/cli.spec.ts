@@ -39,6 +39,7 @@ describe('demo command line', () => {
       expect(outcome.code).toBe(0)
       expect(outcome.stdout).toMatch(/^Usage: pnpm demo/)
       expect(outcome.stdout).toContain('--mode <mode>')
+      expect(outcome.stdout).toContain('--lang <lang>')
       expect(outcome.stdout).not.toContain('prompt assembly')
     }
   }, 60_000)
@@ -46,6 +47,7 @@ describe('demo command line', () => {
   it.each([
     [['--bogus'], /Unknown option '--bogus'/],
     [['--mode', 'weird'], /--mode must be native, code, both or all \(got 'weird'\)/],
+    [['--lang', 'ruby'], /--lang must be typescript or python \(got 'ruby'\)/],
     [['stray'], /positional argument/i],
   ])(
     'a bad command line %j prints one line and exits 2',

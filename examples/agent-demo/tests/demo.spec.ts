@@ -13,6 +13,26 @@ const cardsOf = (events: readonly LoopEvent[]) =>
       : [],
   )
 
+/** The cards of the Code Mode run: the same in TypeScript and in Python. */
+const CODE_MODE_CARDS = [
+  'call c1 run_code generic',
+  'call c1:code:1 bash terminal',
+  'result c1:code:1 bash terminal',
+  'call c1:code:2 glob generic',
+  'result c1:code:2 glob search',
+  'call c1:code:3 grep generic',
+  'result c1:code:3 grep search',
+  'call c1:code:4 read generic',
+  'result c1:code:4 read read',
+  'call c1:code:5 read generic',
+  'result c1:code:5 read generic error',
+  'call c1:code:6 edit diff',
+  'result c1:code:6 edit diff',
+  'call c1:code:7 bash terminal',
+  'result c1:code:7 bash terminal',
+  'result c1 run_code generic',
+]
+
 describe('agent demo', () => {
   it('native mode: finds, fixes and verifies the bug through executeBatch', async () => {
     const lines: string[] = []
@@ -86,24 +106,7 @@ describe('agent demo', () => {
     expect(run.after.passed).toBe(true)
     const assembly = run.events.find((event) => event.type === 'assembly')
     expect(assembly).toMatchObject({ mode: 'code', tools: ['run_code'] })
-    expect(cardsOf(run.events)).toEqual([
-      'call c1 run_code generic',
-      'call c1:code:1 bash terminal',
-      'result c1:code:1 bash terminal',
-      'call c1:code:2 glob generic',
-      'result c1:code:2 glob search',
-      'call c1:code:3 grep generic',
-      'result c1:code:3 grep search',
-      'call c1:code:4 read generic',
-      'result c1:code:4 read read',
-      'call c1:code:5 read generic',
-      'result c1:code:5 read generic error',
-      'call c1:code:6 edit diff',
-      'result c1:code:6 edit diff',
-      'call c1:code:7 bash terminal',
-      'result c1:code:7 bash terminal',
-      'result c1 run_code generic',
-    ])
+    expect(cardsOf(run.events)).toEqual(CODE_MODE_CARDS)
     expect(
       run.policyLog.filter((d) => d.verdict !== 'allow').map((d) => `${d.callId} ${d.stage} ${d.verdict}`),
     ).toEqual([
@@ -117,6 +120,20 @@ describe('agent demo', () => {
     ])
     expect(run.outcome.finalText).toContain('passes now')
   }, 120_000)
+
+  it('Code Mode with --lang python: the equivalent Python program runs on Pyodide and fixes the bug', async () => {
+    const run = await runDemo({ mode: 'code', lang: 'python' })
+
+    expect(run.model).toBe('scripted (Code Mode, Python)')
+    expect(run.before.passed).toBe(false)
+    expect(run.after.passed).toBe(true)
+    // Same sub-calls, cards and policy decisions as the TypeScript program: only the language differs.
+    expect(cardsOf(run.events)).toEqual(CODE_MODE_CARDS)
+    expect(run.policyLog.filter((d) => d.verdict === 'deny').map((d) => `${d.callId} ${d.stage}`)).toEqual([
+      'c1:code:5 guard',
+    ])
+    expect(run.outcome.finalText).toContain('passes now')
+  }, 300_000)
 })
 
 describe('Code Mode sub-call cards', () => {

@@ -49,6 +49,8 @@ export class PyodideRuntime implements CodeRuntime {
       exitingWorkers: this.#pool.exiting,
       warmWorkers: this.#pool.warm,
       queuedRuns: this.#slots.waiting,
+      snapshotBoots: this.#pool.boots.snapshot,
+      plainBoots: this.#pool.boots.plain,
     }
   }
 

@@ -61,4 +61,8 @@ export interface PyodideRuntimeStats {
   readonly warmWorkers: number
   /** Runs waiting for a concurrency slot. */
   readonly queuedRuns: number
+  /** Interpreters booted so far by restoring the process's memory snapshot. */
+  readonly snapshotBoots: number
+  /** Interpreters booted so far without a snapshot (only when the snapshot could not be made). */
+  readonly plainBoots: number
 }

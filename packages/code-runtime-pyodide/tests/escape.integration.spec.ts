@@ -58,6 +58,14 @@ async function run(code: string): Promise<{ outcome: CodeRunOutcome; calls: numb
   return { outcome, calls: calls.length }
 }
 
+// Every attempt below runs on an interpreter restored from the process's memory snapshot: the
+// corpus proves the restored interpreter is exactly as locked down as a plainly booted one.
+afterAll(() => {
+  const { snapshotBoots, plainBoots } = runtime.stats()
+  expect(plainBoots).toBe(0)
+  expect(snapshotBoots).toBeGreaterThanOrEqual(7)
+})
+
 /** Nothing of value left the sandbox: no secret, no host environment, no host file, no connection. */
 function expectNothingLeaked(outcome: CodeRunOutcome): void {
   const text = JSON.stringify(outcome)

@@ -132,4 +132,40 @@ describe('running Python programs', () => {
     expect(calls.filter((call) => call.name === 'echo')).toHaveLength(0)
     expect(started).toBe(256)
   })
+
+  it('replies resume the awaiting task at once, yet asyncio scheduling keeps its order and fairness', async () => {
+    const { host, calls } = fakeHost({ echo: (args) => args as never })
+    const outcome = await runtime.run(
+      request(
+        [
+          // A task spinning on sleep(0) must still let the reply in (no starvation).
+          'pending = asyncio.ensure_future(tools.echo({"n": 1}))',
+          'spins = 0',
+          'while not pending.done():',
+          '    spins += 1',
+          '    await asyncio.sleep(0)',
+          // call_soon callbacks run in FIFO order, interleaved with awaited replies.
+          'order = []',
+          'loop = asyncio.get_running_loop()',
+          'for i in range(3):',
+          '    loop.call_soon(order.append, i)',
+          'order.append((await tools.echo({"n": 2}))["n"])',
+          'await asyncio.sleep(0)',
+          'handle = loop.call_soon(order.append, "cancelled")',
+          'handle.cancel()',
+          'seq = [(await tools.echo({"n": i}))["n"] for i in range(50)]',
+          'both = await asyncio.gather(tools.echo({"n": "a"}), tools.echo({"n": "b"}))',
+          'return [pending.result(), spins > 0, order, seq == list(range(50)), both]',
+        ].join('\n'),
+        ['echo'],
+      ),
+      host,
+    )
+    expect(outcome).toEqual({
+      ok: true,
+      logs: [],
+      result: [{ n: 1 }, true, [0, 1, 2, 2], true, [{ n: 'a' }, { n: 'b' }]],
+    })
+    expect(calls).toHaveLength(54)
+  })
 })

@@ -14,7 +14,9 @@ import {
 } from '../worker/bootstrap-source'
 
 /** Settles once the worker has booted: `true` when ready, otherwise the reason it failed. */
-export type BootResult = { readonly ok: true } | { readonly ok: false; readonly message: string }
+export type BootResult =
+  | { readonly ok: true; readonly fromSnapshot: boolean }
+  | { readonly ok: false; readonly message: string }
 
 /** A spawned worker, its interrupt buffer, its boot result and its exit. */
 export interface WorkerHandle {
@@ -55,15 +57,14 @@ function locatePyodide(): string {
   return pyodideDirectory
 }
 
-/**
- * Spawn a run worker: an empty environment, no `execArgv`, the V8 heap cap, and the Pyodide
- * location, interrupt buffer and memory cap as `workerData`. The worker is unref'd until a run
- * claims it, so idle warm workers never keep the process alive.
- */
-export function spawnWorkerHandle(options: SpawnOptions): WorkerHandle {
+/** The worker options every bootstrap worker (run or snapshot maker) is started with. */
+function workerOptions(
+  options: SpawnOptions,
+  interrupt: SharedArrayBuffer,
+  makeSnapshot: boolean,
+): WorkerOptions & { eval: true } {
   const directory = locatePyodide()
-  const interrupt = new SharedArrayBuffer(4)
-  const workerOptions: WorkerOptions & { eval: true } = {
+  return {
     eval: true,
     env: {},
     execArgv: [],
@@ -79,15 +80,68 @@ export function spawnWorkerHandle(options: SpawnOptions): WorkerHandle {
       refusedImports: REFUSED_IMPORTS,
       refusedPrefixes: REFUSED_IMPORT_PREFIXES,
       maxArgumentChars: CALL_LIMITS.maxArgumentChars,
+      makeSnapshot,
     },
     // The interpreter's own fatal-error reports go to console; they are not program output.
     stdout: true,
     stderr: true,
   }
-  const worker = new Worker(BOOTSTRAP_SOURCE, workerOptions)
+}
+
+/** A running snapshot maker: its bytes (`undefined` if it failed or was stopped) and its stop. */
+export interface SnapshotMaker {
+  readonly bytes: Promise<Uint8Array | undefined>
+  /** Terminate the maker (if still running) and wait for its exit. */
+  readonly stop: () => Promise<void>
+  /** Whether {@link stop} was called. */
+  readonly stopped: () => boolean
+}
+
+/** Spawn the worker that boots a bare interpreter and posts its memory snapshot, then exits. */
+export function spawnSnapshotMaker(options: SpawnOptions): SnapshotMaker {
+  const worker = new Worker(BOOTSTRAP_SOURCE, workerOptions(options, new SharedArrayBuffer(4), true))
   worker.unref()
   worker.stdout.resume()
   worker.stderr.resume()
+  let stopped = false
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()))
+  worker.on('error', () => {})
+  const bytes = new Promise<Uint8Array | undefined>((resolve) => {
+    worker.on('message', (message: unknown) => {
+      const b = (message as { k?: unknown; b?: unknown } | null)?.b
+      if ((message as { k?: unknown } | null)?.k === 'snapshot' && b instanceof Uint8Array) resolve(b)
+    })
+    void exited.then(() => resolve(undefined))
+  })
+  return {
+    bytes,
+    stop: async () => {
+      stopped = true
+      await worker.terminate().catch(() => {})
+      await exited
+    },
+    stopped: () => stopped,
+  }
+}
+
+/**
+ * Spawn a run worker: an empty environment, no `execArgv`, the V8 heap cap, and the Pyodide
+ * location, interrupt buffer and memory cap as `workerData`. It boots once `snapshot` settles —
+ * from the snapshot bytes, or plainly for `undefined`. The worker is unref'd until a run claims
+ * it, so idle warm workers never keep the process alive.
+ */
+export function spawnWorkerHandle(
+  options: SpawnOptions,
+  snapshot: Promise<SharedArrayBuffer | undefined>,
+): WorkerHandle {
+  const interrupt = new SharedArrayBuffer(4)
+  const worker = new Worker(BOOTSTRAP_SOURCE, workerOptions(options, interrupt, false))
+  worker.unref()
+  worker.stdout.resume()
+  worker.stderr.resume()
+  void snapshot.then((bytes) => {
+    if (!exited) worker.postMessage({ k: 'boot', s: bytes ?? null })
+  })
   let exited = false
   let lastError: unknown
   const exitedPromise = new Promise<number>((resolve) => {
@@ -105,7 +159,7 @@ export function spawnWorkerHandle(options: SpawnOptions): WorkerHandle {
         typeof message === 'object' && message !== null ? (message as { k?: unknown }).k : undefined
       if (kind === 'ready') {
         cleanup()
-        resolve({ ok: true })
+        resolve({ ok: true, fromSnapshot: (message as { snapshot?: unknown }).snapshot === true })
       } else if (kind === 'boot-failed') {
         cleanup()
         resolve({ ok: false, message: 'the interpreter failed to boot' })

@@ -2,6 +2,7 @@
  * Owns every worker the runtime spawns: keeps `warmWorkers` booted ahead of demand, hands each
  * run a fresh one (never reused), and on dispose terminates and awaits all of them.
  */
+import { acquireSnapshot, releaseSnapshot } from './snapshot-store'
 import { type SpawnOptions, spawnWorkerHandle, type WorkerHandle } from './worker-handle'
 
 /** Spawns, warms and reaps run workers. */
@@ -13,6 +14,9 @@ export class WorkerPool {
   readonly #exiting = new Set<WorkerHandle>()
   #running = 0
   #disposed = false
+  #snapshot: Promise<SharedArrayBuffer | undefined> | undefined
+  #snapshotBoots = 0
+  #plainBoots = 0
 
   constructor(options: SpawnOptions, warmTarget: number) {
     this.#options = options
@@ -37,6 +41,11 @@ export class WorkerPool {
   /** Workers whose run has settled but whose thread has not exited yet. */
   get exiting(): number {
     return this.#exiting.size
+  }
+
+  /** Workers booted from the process's memory snapshot, and booted plainly. */
+  get boots(): { readonly snapshot: number; readonly plain: number } {
+    return { snapshot: this.#snapshotBoots, plain: this.#plainBoots }
   }
 
   /** The exits of the workers counted by {@link exiting}. */
@@ -78,11 +87,18 @@ export class WorkerPool {
     this.#warm.length = 0
     const handles = [...this.#live]
     for (const handle of handles) void handle.worker.terminate().catch(() => {})
-    await Promise.all(handles.map((handle) => handle.exited))
+    await Promise.all([releaseSnapshot(this), ...handles.map((handle) => handle.exited)])
   }
 
   #spawn(): WorkerHandle {
-    const handle = spawnWorkerHandle(this.#options)
+    // The snapshot is requested by the first spawn, so a runtime that never boots makes none.
+    this.#snapshot ??= acquireSnapshot(this, this.#options)
+    const handle = spawnWorkerHandle(this.#options, this.#snapshot)
+    void handle.booted.then((result) => {
+      if (!result.ok) return
+      if (result.fromSnapshot) this.#snapshotBoots += 1
+      else this.#plainBoots += 1
+    })
     this.#live.add(handle)
     void handle.exited.then(() => {
       this.#live.delete(handle)

@@ -1,12 +1,13 @@
 /**
  * The wire protocol between the host and a Pyodide run worker (structured clone, small objects).
  *
- * worker → host: `{ k: 'ready' }` once booted, or `{ k: 'boot-failed', m }`; `{ k: 'log', l }`
+ * worker → host: `{ k: 'ready', snapshot }` once booted (`snapshot`: restored from the memory snapshot), or `{ k: 'boot-failed', m }`; `{ k: 'log', l }`
  * per output line, posted at once; `{ k: 'call', i, n, a }` per binding call, `a` being the
  * arguments' JSON text and `i` numbering calls from 1; `{ k: 'done', s, v? }` once, with `s` a
  * {@link DoneStatus}.
  *
- * host → worker: `{ k: 'run', code, names, limit }` once; `{ k: 'res', i, ok, a, b }` per settled
+ * host → worker: `{ k: 'boot', s }` first (`s`: the memory snapshot's shared bytes, or null for a
+ * plain boot); `{ k: 'run', code, names, limit }` once; `{ k: 'res', i, ok, a, b }` per settled
  * call (`ok`: `a` is the value's JSON text; otherwise `a` the tool name and `b` the message).
  */
 

@@ -16,6 +16,15 @@
  *    siblings reached through any `.constructor`) throws, V8's stack-trace hook cannot be set,
  *    and the globals that carry authority (`process`, `require`, `fetch`, …) are deleted.
  * Only then does the worker report `ready`; it runs exactly one program and exits.
+ *
+ * Boot from a memory snapshot: the same source, started with `workerData.makeSnapshot`, boots a
+ * bare interpreter after step 1 (so the snapshot is taken from an interpreter whose imports were
+ * already refused), posts `makeMemorySnapshot()` and exits — before any kernel, lockdown or
+ * program. A run worker waits for the host's `boot` message and, given snapshot bytes, restores
+ * the interpreter from them: the WebAssembly module is still instantiated through the hooked
+ * `WebAssembly.instantiate` (imports are bound at instantiation, not stored in memory), so the
+ * refusals of step 1 are in place before any restored Python code runs, and steps 2–5 then run
+ * in the restored interpreter exactly as after a plain boot.
  */
 import { KERNEL_SOURCE } from './kernel-source'
 
@@ -72,7 +81,7 @@ const send = (message) => parentPort.postMessage(message)
 const exit = process.exit.bind(process)
 const utf8Length = Buffer.byteLength
 const SharedBuffer = SharedArrayBuffer
-const { moduleURL, indexURL, interrupt, memoryLimitBytes, blocked, maxArgumentChars } = workerData
+const { moduleURL, indexURL, interrupt, memoryLimitBytes, blocked, maxArgumentChars, makeSnapshot } = workerData
 
 process.on('unhandledRejection', () => {})
 // A fatal interpreter error surfaces here; the thrown value is never read (it may be hostile).
@@ -113,9 +122,11 @@ function refuseImports(imports) {
     if (typeof env[name] === 'function') env[name] = exitRun
   }
 }
+let instantiations = 0
 Object.defineProperty(WebAssembly, 'instantiate', {
   value: function instantiateRefusing(source, imports) {
     refuseImports(imports)
+    instantiations += 1
     return instantiate.call(WebAssembly, source, imports)
   },
   writable: false,
@@ -181,9 +192,16 @@ function lockRealm() {
   Object.freeze(Object.prototype)
 }
 
+// The host's boot message: snapshot bytes (shared, read-only by convention) or null.
+function bootMessage() {
+  return new Promise((resolve) => {
+    parentPort.once('message', (message) => resolve(message && message.k === 'boot' ? message.s : null))
+  })
+}
+
 ;(async () => {
   const { loadPyodide } = await import(moduleURL)
-  const pyodide = await loadPyodide({
+  const options = {
     indexURL,
     jsglobals: Object.create(null),
     env: { HOME: '/home/pyodide' },
@@ -192,7 +210,20 @@ function lockRealm() {
     stdout: log,
     stderr: log,
     stdin: () => null,
-  })
+  }
+  if (makeSnapshot) {
+    const maker = await loadPyodide({ ...options, _makeSnapshot: true })
+    const bytes = maker.makeMemorySnapshot()
+    parentPort.postMessage({ k: 'snapshot', b: bytes }, [bytes.buffer])
+    exit(0)
+    return
+  }
+  const shared = await bootMessage()
+  // A private copy: the restore writes it into this interpreter's memory; the shared bytes stay intact.
+  const snapshot = shared instanceof SharedBuffer ? new Uint8Array(shared).slice() : undefined
+  const pyodide = await loadPyodide(snapshot ? { ...options, _loadSnapshot: snapshot } : options)
+  // The refusals are bound at instantiation: a boot that did not go through the hook must not run.
+  if (instantiations === 0) throw new Error('the interpreter was not instantiated through the import hook')
   pyodide.setInterruptBuffer(new Int32Array(interrupt))
   // A fatal interpreter error (a crash in C code, a broken invariant) ends the run at once.
   pyodide._api.on_fatal = () => done(1, 'the interpreter stopped after a fatal error')
@@ -224,7 +255,7 @@ function lockRealm() {
       done(1, 'the interpreter stopped after a fatal error')
     }
   })
-  send({ k: 'ready' })
+  send({ k: 'ready', snapshot: snapshot !== undefined })
 })().catch((error) => {
   send({ k: 'boot-failed', m: String(error && error.message) })
   exit(1)

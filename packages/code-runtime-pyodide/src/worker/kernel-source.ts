@@ -82,6 +82,41 @@ def __dsh_install(host_log, host_call, host_done, blocked_text, max_argument_cha
     counter = [0]
     allowed = set()
 
+    # Pyodide's event loop runs every call_soon callback in its own setImmediate, through a
+    # fresh once-callable JavaScript proxy. A sequential "await tools.x()" pays that hop for each
+    # reply. Instead, ready callbacks wait in a queue: a reply's delivery runs the callbacks that
+    # are ready right away (the awaiting task resumes in the same turn as the reply), and any
+    # other burst shares one setImmediate. Only the callbacks queued before a pass starts run in
+    # it — later ones wait for the next pass — so a task spinning on "await asyncio.sleep(0)"
+    # still lets the worker's event loop deliver replies, as asyncio does between iterations.
+    loop = asyncio.get_event_loop()
+    web_call_soon = loop.call_soon
+    ready = []
+    scheduled = [False]
+
+    def run_ready():
+        scheduled[0] = False
+        batch = ready[:]
+        del ready[:]
+        loop._install_running_loop()
+        for handle in batch:
+            if not handle.cancelled():
+                handle._run()
+        if ready and not scheduled[0]:
+            scheduled[0] = True
+            web_call_soon(run_ready)
+
+    def call_soon(callback, *args, context=None):
+        handle = asyncio.Handle(callback, args, loop, context=context)
+        ready.append(handle)
+        if not scheduled[0]:
+            scheduled[0] = True
+            web_call_soon(run_ready)
+        return handle
+
+    loop.call_soon = call_soon
+    loop.call_soon_threadsafe = call_soon
+
     encoder = json.JSONEncoder(allow_nan=False, ensure_ascii=False, separators=(",", ":"))
 
     def encode(args):
@@ -146,6 +181,7 @@ def __dsh_install(host_log, host_call, host_done, blocked_text, max_argument_cha
             future.set_result(json.loads(text))
         else:
             future.set_exception(ToolCallError(text, message))
+        run_ready()
 
     def json_problem(root):
         """Why root is not lossless JSON, with the path of the offending value (None if it is)."""
