@@ -14,57 +14,9 @@ import { pythonCompileError, typeScriptDiagnostics } from './fixtures/compile-sd
 import { canonicalSchema, loadCorpus } from './fixtures/real-schema-corpus'
 import { call } from './fixtures/runtime'
 
-/**
- * Corpus entries today's registration gate refuses (`$schema`, `anyOf`, `$ref`/`$defs`, type
- * lists, `format`, bounds…). The full JSON Schema gate (issue 12, validator half) accepts them:
- * after merging it, empty this set — every entry must then register, validate its labelled
- * arguments and render code that compiles. The provider-dialect checks below run for every
- * entry already.
- */
-export const PENDING_FULL_JSON_SCHEMA: ReadonlySet<string> = new Set([
-  'fetch.fetch',
-  'filesystem.create_directory',
-  'filesystem.directory_tree',
-  'filesystem.edit_file',
-  'filesystem.get_file_info',
-  'filesystem.list_directory',
-  'filesystem.list_directory_with_sizes',
-  'filesystem.move_file',
-  'filesystem.read_media_file',
-  'filesystem.read_multiple_files',
-  'filesystem.read_text_file',
-  'filesystem.search_files',
-  'filesystem.write_file',
-  'gemini.find_theaters_nullable',
-  'git.git_branch',
-  'git.git_create_branch',
-  'git.git_log',
-  'github.add_issue_comment',
-  'github.create_issue',
-  'github.list_issues',
-  'github.update_issue',
-  'memory.add_observations',
-  'memory.create_entities',
-  'memory.create_relations',
-  'memory.delete_entities',
-  'memory.delete_observations',
-  'memory.delete_relations',
-  'memory.open_nodes',
-  'memory.read_graph',
-  'memory.search_nodes',
-  'openai.get_weather',
-  'openai.linked_list_defs',
-  'openai.math_reasoning',
-  'openai.search_knowledge_base',
-  'openai.ui_component_recursive',
-  'openapi.petstore_add_pet',
-  'openapi.petstore_create_user',
-  'openapi.petstore_place_order',
-  'zod_to_json_schema.readme_example',
-])
-
 const corpus = loadCorpus()
-const ready = corpus.filter((entry) => !PENDING_FULL_JSON_SCHEMA.has(entry.name))
+// Every entry is exercised: the full JSON Schema gate accepts all of them.
+const ready = corpus
 const toolName = (name: string) => name.replaceAll('.', '__')
 
 describe('real tool schema corpus', () => {
@@ -76,11 +28,6 @@ describe('real tool schema corpus', () => {
       expect(entry.valid.length, entry.name).toBeGreaterThanOrEqual(2)
       expect(entry.invalid.length, entry.name).toBeGreaterThanOrEqual(2)
     }
-    for (const name of PENDING_FULL_JSON_SCHEMA)
-      expect(
-        corpus.some((entry) => entry.name === name),
-        name,
-      ).toBe(true)
   })
 
   it('every entry converts to each provider dialect and passes that provider checker', () => {
@@ -94,7 +41,7 @@ describe('real tool schema corpus', () => {
     }
   })
 
-  it('every ready entry registers, and its labelled arguments validate as labelled', async () => {
+  it('every entry registers, and its labelled arguments validate as labelled', async () => {
     const ctx = new Context()
     await ctx.plugin(ToolRuntime, {})
     for (const entry of ready) {
@@ -124,7 +71,7 @@ describe('real tool schema corpus', () => {
     }
   })
 
-  it('every ready entry renders to TypeScript that passes tsc --strict and Python that compiles', () => {
+  it('every entry renders to TypeScript that passes tsc --strict and Python that compiles', () => {
     const ts = ready.map(
       (entry, index) => `export type Args${index} = ${jsonSchemaToTs(canonicalSchema(entry))}`,
     )
