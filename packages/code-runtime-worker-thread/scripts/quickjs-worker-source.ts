@@ -20,6 +20,9 @@ export const GENERATED_PATH = here('../src/worker/quickjs/generated/quickjs-work
 async function bundle(entry: string, options: Parameters<typeof build>[0]): Promise<string> {
   const result = await build({
     entryPoints: [here(entry)],
+    // The bundle's path comments are relative to the working directory: pin it to the package so
+    // the output is the same whether `pnpm generate` or the root test run builds it.
+    absWorkingDir: here('..'),
     bundle: true,
     write: false,
     legalComments: 'none',
