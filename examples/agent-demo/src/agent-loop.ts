@@ -2,7 +2,8 @@
  * The agent loop: ask the model for a turn, run its tool calls through `ctx.tools.executeBatch`
  * (parallel calls overlap, exclusive ones are barriers; policy and results stay in model
  * order), show each call as its tool's cards, feed the results back, repeat until the model
- * stops calling tools. Everything it shows goes through `report`, so the CLI can print it and
+ * stops calling tools. The tool list is re-assembled every turn (a `tool_search` loads deferred
+ * tools from the next assembly). Everything it shows goes through `report`, so the CLI can print it and
  * a test can assert on it.
  */
 import type { Context } from '@deepseek-ai/cordis'
@@ -29,6 +30,13 @@ export type LoopEvent =
       readonly tools: readonly string[]
       readonly sections: readonly { readonly id: string; readonly chars: number }[]
     }
+  | {
+      /** The native tool list changed since the last turn (e.g. `tool_search` loaded a tool). */
+      readonly type: 'tools'
+      readonly turn: number
+      readonly mode: string
+      readonly tools: readonly string[]
+    }
   | { readonly type: 'assistant'; readonly turn: number; readonly text: string }
   | {
       readonly type: 'batch'
@@ -54,6 +62,8 @@ export type LoopEvent =
       readonly isError: boolean
       readonly code?: string
       readonly parentCallId?: string
+      /** The elision markers of a result the runtime's `resultBudget` cut (what the model sees instead). */
+      readonly elided?: readonly string[]
     }
   | { readonly type: 'progress'; readonly callId: string; readonly text: string }
   | { readonly type: 'context'; readonly source: string; readonly text: string }
@@ -86,6 +96,11 @@ export interface AgentLoopOutcome {
 /** The text a result shows the model (image parts become a placeholder). */
 export function contentText(content: ToolContent): string {
   return content.map((part) => (part.type === 'text' ? part.text : `[image ${part.mediaType}]`)).join('\n')
+}
+
+/** The `[elided …]` markers a result budget left in `text` (a cut text part's `…[elided …]…`). */
+export function elisionMarkers(text: string): string[] {
+  return [...text.matchAll(/\[elided [^\]\n]*\]/g)].map((match) => match[0])
 }
 
 /** The call card the tool chooses, or the generic fallback. */
@@ -226,8 +241,18 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   ]
   const results: { call: ToolCallRequest; result: ToolExecutionResult }[] = []
   const maxTurns = options.maxTurns ?? 12
+  let tools = assembly.tools
   for (let turn = 1; turn <= maxTurns; turn += 1) {
-    const reply = await model.next({ messages, tools: assembly.tools }, signal)
+    if (turn > 1) {
+      // Re-assemble every turn: a `tool_search` loads deferred tools from the next assembly.
+      const next = ctx.tools.assemble(agent === undefined ? {} : { agent })
+      const names = next.tools.map((tool) => tool.name)
+      if (names.join('\n') !== tools.map((tool) => tool.name).join('\n')) {
+        report({ type: 'tools', turn, mode: next.mode, tools: names })
+      }
+      tools = next.tools
+    }
+    const reply = await model.next({ messages, tools }, signal)
     messages.push({ role: 'assistant', content: reply.text, toolCalls: reply.toolCalls })
     if (reply.toolCalls.length === 0) {
       report({ type: 'final', turn, text: reply.text })
@@ -272,6 +297,9 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       })
       subCalls.flush(ctx, call.id, agent, report)
       for (const text of progress.of(call.id)) report({ type: 'progress', callId: call.id, text })
+      // the card is drawn from the tool's value; the model sees the (possibly budgeted) content
+      const content = contentText(result.content)
+      const elided = elisionMarkers(content)
       report({
         type: 'result',
         callId: call.id,
@@ -279,14 +307,9 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
         view: resultView(ctx, call.name, call.arguments, result, result.meta, agent),
         isError: result.isError,
         ...(result.isError && result.error.info ? { code: result.error.info.code } : {}),
+        ...(elided.length > 0 ? { elided } : {}),
       })
-      messages.push({
-        role: 'tool',
-        toolCallId: call.id,
-        name: call.name,
-        content: contentText(result.content),
-        isError: result.isError,
-      })
+      messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content, isError: result.isError })
       for (const context of result.additionalContexts ?? []) {
         report({ type: 'context', source: context.source, text: context.text })
         contexts.push({

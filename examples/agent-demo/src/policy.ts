@@ -32,13 +32,17 @@ function field(args: JsonValue, key: string): string | undefined {
   return typeof value === 'string' ? value : undefined
 }
 
-/** The gate: reads are free, edits and shell commands need approval, `run_code` itself is allowed. */
+/** The gate: reads (and the runtime's `read_result` / `tool_search`) are free, edits and shell commands need approval, `run_code` itself is allowed. */
 export function preExecuteRule(execution: ToolExecution): PreToolDecision & { readonly reason: string } {
   switch (execution.name) {
     case 'read':
     case 'glob':
     case 'grep':
       return { kind: 'allow', reason: 'read-only' }
+    case 'read_result':
+      return { kind: 'allow', reason: 'pages a result the agent already got' }
+    case 'tool_search':
+      return { kind: 'allow', reason: 'finds deferred tools' }
     case 'run_code':
       return { kind: 'allow', reason: 'each tool call inside the program is checked on its own' }
     case 'edit':

@@ -30,6 +30,10 @@ export function createPrinter(write: (line: string) => void, style: CardStyle, p
           }`,
         )
         return
+      case 'tools':
+        write('')
+        write(`tools now (turn ${event.turn}): [${event.tools.join(', ')}]`)
+        return
       case 'assistant':
         write('')
         write(`assistant (turn ${event.turn}): ${event.text}`)
@@ -57,6 +61,9 @@ export function createPrinter(write: (line: string) => void, style: CardStyle, p
         const cardStyle = event.parentCallId === undefined ? style : nested
         for (const line of renderResultCard(event.view, cardStyle)) write(line)
         if (event.isError && event.code) write(`${cardStyle.indent ?? ''}  (error code ${event.code})`)
+        // the card shows the whole output; the model got it cut to the result budget
+        for (const marker of event.elided ?? [])
+          write(`${cardStyle.indent ?? ''}  ✂ cut for the model: head and tail kept, …${marker}…`)
         return
       }
       case 'progress':

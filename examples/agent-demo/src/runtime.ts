@@ -13,6 +13,15 @@ import { DemoApproval, installDemoPolicy, type PolicyLog } from './policy'
 import type { CodeLanguage } from './task'
 import { TimingRecorder } from './timing'
 
+/** The demo's `resultBudget`: only `bash` output is capped tightly. */
+export const DEMO_RESULT_BUDGET = {
+  maxContentBytes: 16_384,
+  perTool: { bash: 1_024, read_result: 16_384 },
+} as const
+
+/** The tools the native run defers for its agent, found with `tool_search` first. */
+export const DEFERRED_TOOLS: readonly string[] = ['glob']
+
 /** A running toolkit. */
 export interface DemoRuntime {
   readonly ctx: Context
@@ -33,7 +42,10 @@ export async function startDemoRuntime(
   const policyLog: PolicyLog = []
   const timing = new TimingRecorder()
   try {
-    await ctx.plugin(ToolRuntime, { mode })
+    // A result budget small enough that the first test run's output (a couple of KB) is cut to
+    // its head and tail around an `[elided …; full result: read_result handle=res_…]` marker;
+    // everything else fits. `read_result` pages are allowed more, so the rest comes in one page.
+    await ctx.plugin(ToolRuntime, { mode, resultBudget: DEMO_RESULT_BUDGET })
     await ctx.plugin(timeoutPolicy)
     // A short progress interval, so even the fixture's test run (well under a second) shows
     // the output-so-far lines a long command would.
@@ -59,6 +71,8 @@ export async function startDemoRuntime(
     throw error
   }
   const scope = createScope(ctx, 'fixer')
+  // Native only: the Code Mode program calls `tools.glob` directly, so it keeps the full SDK.
+  if (mode === 'native') scope.ctx.tools.defer([...DEFERRED_TOOLS])
   return {
     ctx,
     agent: scope.key,

@@ -29,17 +29,43 @@ function buggyLine(request: ModelRequest, grepCallId: string): string {
   return match ? match[0].trim() : 'const end = start + pageSize - 1'
 }
 
-/** The native-mode script: explore, locate, fix and verify, try to publish, report. */
+/** The `read_result` handle in a cut result's elision marker, and where the kept head stops. */
+export function elision(text: string): { handle: string; headChars: number } | undefined {
+  const handle = text.match(/read_result handle=(res_[A-Za-z0-9_-]+)/)?.[1]
+  const headChars = text.indexOf('…[elided ')
+  return handle === undefined || headChars < 0 ? undefined : { handle, headChars }
+}
+
+/**
+ * The native-mode script: find the deferred file finder with `tool_search`, explore, page the
+ * cut test output with `read_result`, locate, fix and verify, try to publish, report.
+ */
 export function nativeScript(): ScriptStep[] {
   return [
     {
-      text: 'Let me look at the project and run its tests first.',
+      text: 'I have no tool to list files yet; let me search the deferred tools for one.',
+      toolCalls: [
+        { id: 's1', name: 'tool_search', arguments: { query: 'find files matching a glob pattern' } },
+      ],
+    },
+    {
+      text: 'Found `glob`. Let me look at the project and run its tests first.',
       toolCalls: [
         { id: 'n1', name: 'glob', arguments: { pattern: '**/*.js' } },
         { id: 'n2', name: 'read', arguments: { file_path: 'package.json' } },
         { id: 'n3', name: 'read', arguments: { file_path: '.env' } },
         { id: 'n4', name: 'bash', arguments: { command: TEST_COMMAND, description: 'Run the test suite' } },
       ],
+    },
+    (request: ModelRequest): AssistantTurn => {
+      const cut = elision(toolResultText(request, 'n4'))
+      if (cut === undefined) throw new Error('scripted model: expected the test output of n4 to be cut')
+      return {
+        text: 'The test output was cut to fit the result budget; paging the rest of it.',
+        toolCalls: [
+          { id: 'p1', name: 'read_result', arguments: { handle: cut.handle, offset: cut.headChars } },
+        ],
+      }
     },
     {
       text: 'Two pagination tests fail with pages one item short. Let me find where pages are sliced.',

@@ -121,7 +121,7 @@ describe('demo output', () => {
     const summary = lines
       .filter((line) => /^ {2}[✓✗] /.test(line))
       .map((line) => line.match(/turns, (\d+ call\(s\)(?: \+ \d+ sub-call\(s\))?)/)?.[1])
-    expect(timeline).toEqual(['10 call(s)', '1 call(s) + 7 sub-call(s)'])
+    expect(timeline).toEqual(['12 call(s)', '1 call(s) + 7 sub-call(s)'])
     expect(summary).toEqual(timeline)
   })
 

@@ -34,22 +34,26 @@ const CODE_MODE_CARDS = [
 ]
 
 describe('agent demo', () => {
-  it('native mode: finds, fixes and verifies the bug through executeBatch', async () => {
+  it('native mode: finds glob with tool_search, pages the cut test output, fixes and verifies the bug through executeBatch', async () => {
     const lines: string[] = []
     const run = await runDemo({ mode: 'native', write: (line) => lines.push(line) })
 
     expect(run.before.passed).toBe(false)
     expect(run.after.passed).toBe(true)
-    expect(run.outcome.turns).toBe(5)
+    expect(run.outcome.turns).toBe(7)
 
     const batches = run.events.filter((event) => event.type === 'batch')
     expect(batches.map((batch) => batch.calls.map((call) => `${call.name}:${call.mode}`))).toEqual([
+      ['tool_search:exclusive'],
       ['glob:parallel', 'read:parallel', 'read:parallel', 'bash:exclusive'],
+      ['read_result:parallel'],
       ['grep:parallel', 'read:parallel', 'read:parallel'],
       ['edit:exclusive', 'bash:exclusive'],
       ['bash:exclusive'],
     ])
     expect(cardsOf(run.events)).toEqual([
+      'call s1 tool_search generic',
+      'result s1 tool_search generic',
       'call n1 glob generic',
       'result n1 glob search',
       'call n2 read generic',
@@ -58,6 +62,8 @@ describe('agent demo', () => {
       'result n3 read generic error',
       'call n4 bash terminal',
       'result n4 bash terminal',
+      'call p1 read_result generic',
+      'result p1 read_result generic',
       'call n5 grep generic',
       'result n5 grep search',
       'call n6 read generic',
@@ -72,12 +78,14 @@ describe('agent demo', () => {
       'result n10 bash generic error',
     ])
     expect(run.policyLog.map((d) => `${d.callId} ${d.stage} ${d.verdict}`)).toEqual([
+      's1 pre-execute allow',
       'n1 pre-execute allow',
       'n2 pre-execute allow',
       'n3 pre-execute allow',
       'n3 guard deny',
       'n4 pre-execute ask',
       'n4 approval approved',
+      'p1 pre-execute allow',
       'n5 pre-execute allow',
       'n6 pre-execute allow',
       'n7 pre-execute allow',
@@ -97,6 +105,53 @@ describe('agent demo', () => {
       expect(event.text).toMatch(/^\d+ bytes, \d+ lines of output so far$/)
     }
     expect(lines.some((line) => /^\s+⋯ \d+ bytes, \d+ lines of output so far$/.test(line))).toBe(true)
+
+    // deferred tools: glob is not offered until tool_search finds and loads it
+    const toolLists = run.events.flatMap((event) =>
+      event.type === 'assembly' || event.type === 'tools' ? [event.tools] : [],
+    )
+    expect(toolLists[0]).toContain('tool_search')
+    expect(toolLists[0]).not.toContain('glob')
+    expect(toolLists[1]).toContain('glob')
+    expect(toolLists[1]).not.toContain('tool_search') // nothing left to find
+    const result = (callId: string) => run.outcome.results.find((entry) => entry.call.id === callId)!.result
+    const text = (callId: string) =>
+      result(callId)
+        .content.map((part) => (part.type === 'text' ? part.text : ''))
+        .join('\n')
+    expect(text('s1')).toMatch(/^- glob\(pattern: string/m)
+    expect(result('n1').isError).toBe(false)
+    expect(text('n1')).toContain('src/paginate.js')
+    const printed = lines.join('\n')
+    expect(printed).toContain('[s1] ▸ tool_search {"query":"find files matching a glob pattern"}')
+    expect(printed).toContain('│ - glob(pattern: string (required)')
+    expect(printed).toContain('tools now (turn 2): [')
+    expect(printed).toContain('[n1] ▸ Glob **/*.js')
+
+    // result budget: the first test run is cut for the model, and read_result pages the rest
+    const cut = text('n4')
+    expect(Buffer.byteLength(cut)).toBeLessThanOrEqual(1_024)
+    const marker = cut.match(
+      /…\[elided \d+ bytes, \d+ lines; full result: read_result handle=(res_[\w-]+)\]…/,
+    )
+    expect(marker).not.toBeNull()
+    const handle = marker![1]!
+    expect(run.events.find((event) => event.type === 'result' && event.callId === 'n4')).toMatchObject({
+      elided: [expect.stringContaining(`read_result handle=${handle}`)],
+    })
+    expect(printed).toMatch(
+      /✂ cut for the model: head and tail kept, …\[elided \d+ bytes, \d+ lines; full result: read_result handle=res_/,
+    )
+    const page = result('p1')
+    if (page.isError) throw new Error(`read_result failed: ${page.error.message}`)
+    expect(page.value).toMatchObject({ handle, offset: cut.indexOf('…[elided '), nextOffset: null })
+    const full = cut.slice(0, cut.indexOf('…[elided ')) + (page.value as { text: string }).text
+    expect(full).toMatch(/ℹ fail 2/)
+    expect(full.length).toBeGreaterThan(cut.length)
+    expect(full.trimEnd()).toMatch(/\[exit code: 1\]$/)
+    expect(printed).toMatch(/│ \[read_result res_[\w-]+: characters \d+–\d+ of \d+; this is the end\]/)
+    // the passing run fits the budget and is not cut
+    expect(text('n9')).not.toContain('[elided ')
   }, 120_000)
 
   it('Code Mode: one run_code program does the same through tools.*', async () => {
@@ -170,6 +225,15 @@ describe('demo outcome', () => {
     const run = await runDemo({ mode: 'native', model })
     expect(run.outcome.turns).toBe(1)
     expect(run.after.passed).toBe(false)
+  }, 60_000)
+
+  it('native mode: a deferred tool is not offered before tool_search loads it', async () => {
+    const model = new ScriptedModel('impatient', [
+      { text: '', toolCalls: [{ id: 'x1', name: 'glob', arguments: { pattern: '**/*.js' } }] },
+    ])
+    await expect(runDemo({ mode: 'native', model })).rejects.toThrow(
+      /`glob`, which this request does not offer/,
+    )
   }, 60_000)
 
   it('a script calling a tool the mode does not offer fails loudly', async () => {
