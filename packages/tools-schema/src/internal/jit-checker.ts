@@ -271,14 +271,28 @@ class Generator {
     loop += `let ${covered} = ${known};\n`
     for (const entry of node.patternProperties) {
       const m = this.name('m')
-      loop += `if (${this.constant(entry.regex)}.test(${k})) { ${covered} = true; const ${m} = ${v}[${k}];\n${this.child(entry.node, m, fail, depth)}}\n`
+      loop += `if (${this.constant(entry.regex)}.test(${k})) { ${covered} = true; ${readUndeclared(m, v, k, fail)}${this.child(entry.node, m, fail, depth)}}\n`
     }
     if (node.additionalProperties !== undefined) {
       const m = this.name('m')
-      loop += `if (!${covered}) { const ${m} = ${v}[${k}];\n${this.child(node.additionalProperties, m, fail, depth)}}\n`
-    } else if (!delegated) loop += `if (!${covered} && !IJ(${v}[${k}])) break ${fail};\n`
+      loop += `if (!${covered}) { ${readUndeclared(m, v, k, fail)}${this.child(node.additionalProperties, m, fail, depth)}}\n`
+    } else if (!delegated) {
+      const m = this.name('m')
+      loop += `if (!${covered}) { ${readUndeclared(m, v, k, fail)}if (!IJ(${m})) break ${fail}; }\n`
+    }
     return `${code}${loop}}\n`
   }
+}
+
+/**
+ * Reads an undeclared member without running an accessor: the interpreter reports accessors
+ * among undeclared members as non-JSON, so the generated check must not pass them. `DV` returns
+ * `B` (the bail sentinel) for an accessor, which fails the check and lets the interpreter explain.
+ */
+function readUndeclared(m: string, v: string, k: string, fail: string): string {
+  return `const ${m} = DV(${v}, ${k});
+if (${m} === B) break ${fail};
+`
 }
 
 function typeCondition(types: number, v: string): string {
@@ -321,6 +335,12 @@ function isJsonObject(value: object): boolean {
   return isPlainJsonObject(value) && Object.getOwnPropertySymbols(value).length === 0
 }
 
+/** An own member's value, or {@link BAIL} when it is an accessor (never invoked). */
+function ownDataOrBail(object: object, key: string): unknown {
+  const descriptor = Object.getOwnPropertyDescriptor(object, key)
+  return descriptor === undefined || !('value' in descriptor) ? BAIL : descriptor.value
+}
+
 /** Generates the predicate for a compiled schema, or null (too big, or `new Function` refused). */
 export function compilePredicate(root: SchemaNode): Predicate | null {
   if (!enabled) return null
@@ -340,6 +360,7 @@ export function compilePredicate(root: SchemaNode): Predicate | null {
       'GP',
       'AP',
       'UQ',
+      'DV',
       `${generator.bodies.join('\n')}\nreturn ${entry};`,
     )
     const check = factory(
@@ -352,6 +373,7 @@ export function compilePredicate(root: SchemaNode): Predicate | null {
       Object.getPrototypeOf,
       Array.prototype,
       (items: unknown[]) => findDuplicate(items) === undefined,
+      ownDataOrBail,
     ) as (value: unknown, depth: number) => boolean
     return (value) => check(value, 0)
   } catch {
