@@ -190,6 +190,12 @@ describe.each(ENGINES)('escape corpus (%s)', (engine) => {
 
   it('contains a microtask storm with computeMs', async () => {
     const outcome = await run('const spin = (): Promise<void> => Promise.resolve().then(spin)\nawait spin()')
-    expect(outcome).toMatchObject({ ok: false, kind: 'timeout' })
+    // Every turn of the storm also grows a promise chain. node:vm runs out of compute time first;
+    // QuickJS may reach its memory cap first (its out-of-memory error is thrown as a bare `null`
+    // when even the error object cannot be allocated). Either way the run ends inside its own
+    // budgets and only this run fails.
+    if (engine === 'quickjs')
+      expect(outcome).toMatchObject({ ok: false, kind: expect.stringMatching(/^(timeout|exception)$/) })
+    else expect(outcome).toMatchObject({ ok: false, kind: 'timeout' })
   })
 })

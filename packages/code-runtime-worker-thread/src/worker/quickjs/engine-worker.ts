@@ -301,7 +301,12 @@ async function boot(): Promise<void> {
       timers.delete(id)
       clearTimeout(timer.handle)
     },
-    done: finishRun,
+    // Once the compute budget is spent, jobs that slip past the interrupt check (short promise
+    // reactions run by the same drain) must not report an outcome of their own: the run is a
+    // timeout, which the host's watchdog reports.
+    done(status, payload) {
+      if (!halted) finishRun(status, payload)
+    },
     shouldInterrupt() {
       if (guestSince === 0 || halted) return halted
       if (guestMs + (performance.now() - guestSince) > data.computeMs) halted = true
