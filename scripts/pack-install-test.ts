@@ -16,7 +16,7 @@
  */
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
+import { builtinModules, createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Packed, packAll, root, sh } from './pack-packages'
@@ -35,8 +35,11 @@ function exportTargets(value: unknown, path: string): { path: string; target: st
   return Object.entries(value).flatMap(([key, inner]) => exportTargets(inner, `${path}.${key}`))
 }
 
-const BUILTIN =
-  /^node:|^(assert|buffer|child_process|crypto|events|fs|module|os|path|perf_hooks|process|stream|url|util|worker_threads|timers|string_decoder)(\/|$)/
+// Node's own module list, so a bundled dependency importing e.g. `v8` or `http` without the
+// `node:` prefix is not mistaken for an undeclared package.
+const BUILTIN_NAMES = new Set(builtinModules)
+const isBuiltin = (specifier: string): boolean =>
+  specifier.startsWith('node:') || BUILTIN_NAMES.has(specifier) || BUILTIN_NAMES.has(specifier.split('/')[0]!)
 
 function packageOf(specifier: string): string {
   const parts = specifier.split('/')
@@ -84,7 +87,7 @@ async function checkManifest(packed: Packed, unpackDir: string): Promise<void> {
       /(?:^|[\s;])(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]|(?:\brequire|\))\(\s*['"]([^'"./][^'"]*)['"]\s*\)/gm
     for (const match of text.matchAll(pattern)) {
       const specifier = match[1] ?? match[2] ?? match[3] ?? match[4]
-      if (!specifier || specifier.startsWith('.') || BUILTIN.test(specifier)) continue
+      if (!specifier || specifier.startsWith('.') || isBuiltin(specifier)) continue
       imported.add(packageOf(specifier))
     }
   }
