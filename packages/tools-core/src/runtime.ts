@@ -5,7 +5,7 @@ import { ToolRegistrationError } from './errors'
 import './events' // the cordis `Events` augmentation (tools/* and system-prompt/assemble)
 import { DeferredTools } from './deferred/deferred-tools'
 import { builtinTools } from './internal/builtin-tools'
-import { compileTool } from './internal/compiled-tool'
+import { type CompileOptions, compileTool } from './internal/compiled-tool'
 import type { HookTable } from './internal/listeners'
 import { readScopeKey } from './internal/scope-key'
 import { executeCall } from './pipeline/execute-call'
@@ -48,6 +48,14 @@ export interface ToolRuntimeConfig {
    * text behind a handle that the built-in `read_result` tool pages through. Off by default.
    */
   resultBudget?: ResultBudgetConfig
+  /**
+   * `'annotate'` (default): JSON Schema `format` is an annotation. `'assert'`: every tool's
+   * `parameters` and `output.schema` registered with this runtime check date-time, date, time,
+   * duration, email, hostname, ipv4, ipv6, uri, uri-reference, uuid and regex (other format
+   * names stay annotations), so a violating argument is `INVALID_ARGS` and a violating value
+   * `INVALID_OUTPUT`.
+   */
+  formats?: 'annotate' | 'assert'
 }
 
 const STATE = Symbol('dsh-tools.runtime')
@@ -55,6 +63,20 @@ const STATE = Symbol('dsh-tools.runtime')
 interface RuntimeState extends PipelineRuntime {
   readonly ctx: Context
   readonly deferred: DeferredTools
+  /** How every registration's schemas are compiled (the `formats` config). */
+  readonly compile: CompileOptions
+}
+
+/** The config's `formats` problem, if any (`undefined` is the default, `annotate`). */
+function formatsProblem(formats: unknown): string | undefined {
+  if (formats === undefined || formats === 'annotate' || formats === 'assert') return undefined
+  let shown: string
+  try {
+    shown = typeof formats === 'string' ? JSON.stringify(formats) : typeof formats
+  } catch {
+    shown = typeof formats
+  }
+  return `formats must be 'annotate' or 'assert' (got ${shown})`
 }
 
 function validateConfig(value: unknown): ConfigValidationResult<ToolRuntimeConfig> {
@@ -67,6 +89,8 @@ function validateConfig(value: unknown): ConfigValidationResult<ToolRuntimeConfi
       issues: [{ message: `mode must be native, code or both (got ${String(mode)})`, path: ['mode'] }],
     }
   }
+  const formats = formatsProblem((value as ToolRuntimeConfig).formats)
+  if (formats !== undefined) return { issues: [{ message: formats, path: ['formats'] }] }
   const budget = (value as ToolRuntimeConfig).resultBudget
   if (budget !== undefined) {
     const checked = validateResultBudget(budget)
@@ -129,6 +153,9 @@ export default class ToolRuntime extends Service {
     }
     const mode = config?.mode ?? 'native'
     assertMode(mode)
+    // cordis validates `Config` first; this covers a runtime constructed without it
+    const formats = formatsProblem(config?.formats)
+    if (formats !== undefined) throw new ToolRegistrationError(`invalid config: ${formats}`)
     const hooks = ctx.events._hooks as unknown as HookTable
     const changed = () => {
       try {
@@ -158,13 +185,14 @@ export default class ToolRuntime extends Service {
         return typeof approval?.request === 'function' ? approval : undefined
       },
       report,
+      compile: Object.freeze(config?.formats === 'assert' ? { formats: 'assert' as const } : {}),
     }
     this[STATE] = state
   }
 
   /** Register a tool in the calling scope's layer (global from a plain ctx). Disposed with the caller's fiber. */
   register(definition: ToolDefinition): () => void {
-    const tool = compileTool(definition)
+    const tool = compileTool(definition, this[STATE].compile)
     const agent = readScopeKey(this.ctx)
     const registry = this[STATE].registry
     if (tool.name === RESERVED_TOOL_NAME) {
@@ -270,7 +298,7 @@ export default class ToolRuntime extends Service {
     if (typeof provider !== 'object' || provider === null || typeof provider.sections !== 'function') {
       throw new ToolRegistrationError('provideCodeMode() takes { transport, sections }')
     }
-    const transport = compileTool(provider.transport)
+    const transport = compileTool(provider.transport, this[STATE].compile)
     if (transport.name !== RESERVED_TOOL_NAME) {
       throw new ToolRegistrationError(`the Code Mode transport must be named \`${RESERVED_TOOL_NAME}\``)
     }

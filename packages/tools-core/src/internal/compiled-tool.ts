@@ -3,6 +3,7 @@ import {
   assertSupportedJsonSchema,
   compileJsonSchemaValidator,
   type JsonSchemaNode,
+  type JsonSchemaValidatorOptions,
   type ObjectJsonSchema,
   type SchemaViolation,
   snapshotJson,
@@ -37,6 +38,7 @@ function checkAnnotations(name: string, annotations: unknown): void {
 
 const OPTIONAL_FUNCTIONS = [
   'parseArguments',
+  'parseOutput',
   'finalizeContent',
   'presentCall',
   'presentResult',
@@ -58,11 +60,17 @@ function frozenSchema(name: string, what: string, node: unknown, object: boolean
 }
 
 /**
+ * How a runtime compiles every definition's schemas: `formats` is the `ToolRuntime` config key
+ * of the same name, applied alike to `parameters` and `output.schema` of every registration.
+ */
+export type CompileOptions = Pick<JsonSchemaValidatorOptions, 'formats'>
+
+/**
  * Validate a definition and precompute its frozen schemas and validators. Throws
  * `ToolRegistrationError` for a missing/unsupported output declaration, bad `timeoutMs`, or a
  * malformed definition.
  */
-export function compileTool(definition: ToolDefinition): CompiledTool {
+export function compileTool(definition: ToolDefinition, options: CompileOptions = {}): CompiledTool {
   if (typeof definition !== 'object' || definition === null) {
     throw new ToolRegistrationError('a tool definition must be an object')
   }
@@ -106,7 +114,7 @@ export function compileTool(definition: ToolDefinition): CompiledTool {
     definition,
     schema,
     nativeSpec: Object.freeze({ name, description: definition.description, parameters }),
-    checkArgs: compileJsonSchemaValidator(parameters),
-    checkOutput: compileJsonSchemaValidator(outputSchema),
+    checkArgs: compileJsonSchemaValidator(parameters, options),
+    checkOutput: compileJsonSchemaValidator(outputSchema, options),
   })
 }
