@@ -81,8 +81,10 @@ export interface JsonSchemaToolSpec<P extends ParameterSchemaSpec> extends ToolS
  * A `defineTool` spec whose `parameters` is a Standard Schema v1 value (zod 4, valibot,
  * arktype…), recognised by its documented `~standard` property. The schema's own `validate`
  * checks model arguments (refinements and transforms hold) and the body receives its output.
- * `output.schema` is a DSL spec or a Standard Schema. The JSON Schema the model sees comes
- * from `toJsonSchema` when given, else from Standard JSON Schema (`~standard.jsonSchema`).
+ * `output.schema` is a DSL spec or a Standard Schema; a Standard Schema's own `validate` checks
+ * the body's value and its output is what gets published (and rendered). The JSON Schema the
+ * model sees comes from `toJsonSchema` when given, else from Standard JSON Schema
+ * (`~standard.jsonSchema`).
  */
 export interface StandardToolSpec<P extends StandardSchemaV1, O> {
   readonly name: string
@@ -114,9 +116,12 @@ export interface StandardToolSpec<P extends StandardSchemaV1, O> {
 /** The value type of an output schema that is a Standard Schema (its output) or a DSL spec. */
 export type StandardValue<O> = [O] extends [StandardSchemaV1] ? StandardOutput<O> : DefinedValue<O>
 
-/** What a body with output schema `O` (Standard Schema or DSL) may return. */
+/**
+ * What a body with output schema `O` may return: a Standard Schema's **input** (its own
+ * `validate` turns it into the published output), or the DSL spec's value.
+ */
 export type StandardBody<O> = [O] extends [StandardSchemaV1]
-  ? StandardOutput<O> | Promise<StandardOutput<O>>
+  ? StandardInput<O> | Promise<StandardInput<O>>
   : BodyResult<O>
 
 /** What a `defineTool` body may return: the output spec's value, or a promise of it. */
@@ -275,6 +280,11 @@ function buildDefinition(spec: AnySpec): ToolDefinition {
   }
   if (standard !== undefined) {
     definition.parseArguments = (args: JsonValue) => parseWithStandardSchema(standard, args)
+  }
+  const outputStandard = isStandardSchema(spec.output.schema) ? spec.output.schema : undefined
+  if (outputStandard !== undefined) {
+    // the library's own check on the body's value: refinements hold, a transform's output is published
+    definition.parseOutput = (value: JsonValue) => parseWithStandardSchema(outputStandard, value)
   }
   if (spec.finalizeContent !== undefined) {
     const finalize = spec.finalizeContent

@@ -122,7 +122,8 @@ function toParse(result: StandardResult<unknown>): ArgumentsParse {
 
 /**
  * A mutable deep copy of frozen JSON (iterative, any depth). Some libraries (arktype morphs)
- * write their output into the input object, and the pipeline's arguments are deep-frozen.
+ * write their output into the input object, and the pipeline's arguments and values are
+ * deep-frozen.
  */
 function thaw(value: JsonValue): unknown {
   if (typeof value !== 'object' || value === null) return value
@@ -143,8 +144,9 @@ function thaw(value: JsonValue): unknown {
 }
 
 /**
- * Run a Standard Schema's own `validate` (sync or async) on a mutable copy of the arguments and
- * map its result to {@link ArgumentsParse}.
+ * Run a Standard Schema's own `validate` (sync or async) on a mutable copy of canonical JSON
+ * (model arguments, or a body's value for an output schema) and map its result to
+ * {@link ArgumentsParse}: the library's output value, or its issues with `$`-paths.
  */
 export function parseWithStandardSchema(
   schema: StandardSchemaV1,

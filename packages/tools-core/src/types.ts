@@ -260,6 +260,13 @@ export interface ToolDefinition<A = any, V extends JsonValue = JsonValue> {
    * still see the canonical JSON arguments.
    */
   parseArguments?(args: JsonValue): ArgumentsParse | Promise<ArgumentsParse>
+  /**
+   * A check of the body's canonical value before `output.schema` (sync or async): `defineTool`
+   * sets it to a Standard Schema `output.schema`'s own `validate`. Violations (or a throw) become
+   * `INVALID_OUTPUT`; a value is what is validated against `output.schema`, rendered and published
+   * (a library transform's output, not the body's raw return).
+   */
+  parseOutput?(value: JsonValue): ArgumentsParse | Promise<ArgumentsParse>
   /** Synchronous, total; runs exactly once per normalized outcome and may replace only content. */
   finalizeContent?(exec: ToolExecution, result: ToolExecutionResult): ToolContent | undefined
   /** Pure and replay-safe; args are soft-validated (a presenter never sees args it cannot handle). */
@@ -290,7 +297,10 @@ export interface ToolAnnotations {
   readonly openWorld?: boolean
 }
 
-/** What `ToolDefinition.parseArguments` yields: the body's arguments, or path-qualified violations. */
+/**
+ * What `ToolDefinition.parseArguments` (and `parseOutput`) yields: the body's arguments (the value
+ * to publish), or path-qualified violations.
+ */
 export type ArgumentsParse = { readonly value: unknown } | { readonly violations: readonly SchemaViolation[] }
 
 /** The scheduling class of a call. */

@@ -116,7 +116,8 @@ async function awaitBody(
     return endBody(call, run, signal, bodyFailure(call, error))
   }
   pending.delete(promise)
-  return endBody(call, run, signal, normalizeOutput(call.tool!, call.execution, value))
+  const normalized = normalizeOutput(call.tool!, call.execution, value)
+  return endBody(call, run, signal, normalized instanceof Promise ? await normalized : normalized)
 }
 
 function isSignal(value: unknown): value is AbortSignal {
@@ -173,7 +174,10 @@ function invokeBody(
   }
   if (typeof (value as PromiseLike<unknown> | null)?.then === 'function')
     return awaitBody(call, Promise.resolve(value), run, signal)
-  return endBody(call, run, signal, normalizeOutput(tool, call.execution, value))
+  const normalized = normalizeOutput(tool, call.execution, value)
+  // only an asynchronous `parseOutput` (a Standard Schema output) makes this a promise
+  if (normalized instanceof Promise) return normalized.then((result) => endBody(call, run, signal, result))
+  return endBody(call, run, signal, normalized)
 }
 
 function isInfo(info: unknown): info is ToolFailureInfo {
@@ -186,7 +190,7 @@ function isInfo(info: unknown): info is ToolFailureInfo {
 }
 
 /** A result the waterfall returned that this dispatch did not normalize: renormalize it. */
-function adopt(call: ToolCall, returned: unknown): ToolExecutionResult {
+function adopt(call: ToolCall, returned: unknown): ToolExecutionResult | Promise<ToolExecutionResult> {
   if (typeof returned === 'object' && returned !== null && owner.get(returned) === call.execution.token) {
     return returned as ToolExecutionResult
   }
@@ -252,10 +256,11 @@ export async function dispatchCall(call: ToolCall): Promise<void> {
   } else {
     const view = dispatchView(call)
     try {
-      result = adopt(
+      const adopted = adopt(
         call,
         await runWaterfall(listeners, [view], () => Promise.resolve(invokeBody(call, view.signal))),
       )
+      result = adopted instanceof Promise ? await adopted : adopted
     } catch (error) {
       result = failureFromThrow(
         error,

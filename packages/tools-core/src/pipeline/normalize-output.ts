@@ -1,23 +1,94 @@
 import { type JsonValue, snapshotJson } from '@dsh/tools-schema'
 import { ToolErrorCode } from '../errors'
 import type { CompiledTool } from '../internal/compiled-tool'
-import type { ToolExecution, ToolExecutionResult, ToolSuccess } from '../types'
+import type { ArgumentsParse, ToolExecution, ToolExecutionResult, ToolSuccess } from '../types'
 import { codedFailure, freezeContent, messageOf } from './results'
 
 function invalid(message: string): ToolExecutionResult {
   return codedFailure(ToolErrorCode.INVALID_OUTPUT, 'InvalidOutputError', message)
 }
 
+function violated(
+  name: string,
+  violations: readonly { path: string; message: string }[],
+): ToolExecutionResult {
+  const listed = violations.slice(0, 10).map((v) => `${v.path}: ${v.message}`)
+  return invalid(`tool \`${name}\` returned a value that violates its output schema: ${listed.join('; ')}`)
+}
+
+/** What `parseOutput` decided: the value to publish, or an `INVALID_OUTPUT` failure. */
+function afterParse(
+  tool: CompiledTool,
+  execution: ToolExecution,
+  parse: ArgumentsParse,
+): ToolExecutionResult {
+  const name = tool.name
+  if (typeof parse !== 'object' || parse === null) {
+    return invalid(`the output check of \`${name}\` returned no result`)
+  }
+  if ('violations' in parse) {
+    const violations = Array.isArray(parse.violations) ? parse.violations : []
+    return violated(name, violations.length > 0 ? violations : [{ path: '$', message: 'invalid' }])
+  }
+  let published: JsonValue
+  try {
+    published = snapshotJson(parse.value)
+  } catch (error) {
+    return invalid(
+      `the output schema of \`${name}\` produced a value that is not lossless JSON: ${messageOf(error)}`,
+    )
+  }
+  return checkedOutput(tool, execution, published)
+}
+
+function threw(name: string, error: unknown): ToolExecutionResult {
+  return invalid(`the output schema of \`${name}\` threw while validating: ${messageOf(error)}`)
+}
+
+/**
+ * Await an asynchronous output check. The caller's abort settles it as `ABORTED` at once: a
+ * check that never settles must not hold the call (nothing of the body is left running).
+ */
+function awaitParse(
+  tool: CompiledTool,
+  execution: ToolExecution,
+  pending: PromiseLike<ArgumentsParse>,
+): Promise<ToolExecutionResult> {
+  const signal = execution.signal
+  return new Promise<ToolExecutionResult>((resolve) => {
+    const abandon = () =>
+      resolve(
+        codedFailure(
+          ToolErrorCode.ABORTED,
+          'ToolAbortedError',
+          `tool call aborted while the output of \`${tool.name}\` was being validated`,
+        ),
+      )
+    if (signal.aborted) return abandon()
+    signal.addEventListener('abort', abandon, { once: true })
+    Promise.resolve(pending)
+      .then(
+        (parse) => afterParse(tool, execution, parse),
+        (error: unknown) => threw(tool.name, error),
+      )
+      .then(resolve, (error: unknown) => resolve(threw(tool.name, error)))
+      .finally(() => signal.removeEventListener('abort', abandon))
+  })
+}
+
 /**
  * Normalize a canonical value under a tool's output declaration: snapshot it as lossless JSON,
- * validate it against `output.schema`, keep it deep-frozen, render it to content and (for
- * top-level calls) derive `presentationMeta`. Any problem is an `INVALID_OUTPUT` failure.
+ * run the definition's `parseOutput` when it has one (a Standard Schema's own `validate`, whose
+ * output value replaces the body's), validate it against `output.schema`, keep it deep-frozen,
+ * render it to content and (for top-level calls) derive `presentationMeta`. Any problem is an
+ * `INVALID_OUTPUT` failure. Returns a promise only when `parseOutput` is asynchronous, so every
+ * other tool pays for no extra tick; the promise never rejects.
  */
 export function normalizeOutput(
   tool: CompiledTool,
   execution: ToolExecution,
   value: unknown,
-): ToolExecutionResult {
+): ToolExecutionResult | Promise<ToolExecutionResult> {
   const name = tool.name
   let canonical: JsonValue
   try {
@@ -25,11 +96,29 @@ export function normalizeOutput(
   } catch (error) {
     return invalid(`tool \`${name}\` returned a value that is not lossless JSON: ${messageOf(error)}`)
   }
-  const violations = tool.checkOutput(canonical)
-  if (violations.length > 0) {
-    const listed = violations.slice(0, 10).map((v) => `${v.path}: ${v.message}`)
-    return invalid(`tool \`${name}\` returned a value that violates its output schema: ${listed.join('; ')}`)
+  const parse = tool.definition.parseOutput
+  if (parse === undefined) return checkedOutput(tool, execution, canonical)
+  let outcome: ArgumentsParse | PromiseLike<ArgumentsParse>
+  try {
+    outcome = parse.call(tool.definition, canonical)
+    if (typeof (outcome as PromiseLike<ArgumentsParse> | null)?.then === 'function') {
+      return awaitParse(tool, execution, outcome as PromiseLike<ArgumentsParse>)
+    }
+    return afterParse(tool, execution, outcome as ArgumentsParse)
+  } catch (error) {
+    return threw(name, error)
   }
+}
+
+/** Validate a published value against `output.schema`, render it and derive its meta. */
+function checkedOutput(
+  tool: CompiledTool,
+  execution: ToolExecution,
+  canonical: JsonValue,
+): ToolExecutionResult {
+  const name = tool.name
+  const violations = tool.checkOutput(canonical)
+  if (violations.length > 0) return violated(name, violations)
   const output = tool.definition.output
   let content: ReturnType<typeof freezeContent>
   try {

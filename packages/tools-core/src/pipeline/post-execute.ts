@@ -37,7 +37,7 @@ function readContexts(value: unknown): readonly AdditionalContext[] | string {
   return out
 }
 
-function applyDecision(call: ToolCall, decision: unknown): void {
+async function applyDecision(call: ToolCall, decision: unknown): Promise<void> {
   const d = decision as Record<string, unknown> | null | undefined
   const kind = d?.kind
   if (kind !== 'accept' && kind !== 'block') {
@@ -71,7 +71,7 @@ function applyDecision(call: ToolCall, decision: unknown): void {
   } else if (hasValue) {
     if (call.result!.isError)
       policyFailure(call, 'tools/post-execute cannot replace the value of a failed result')
-    else call.result = normalizeOutput(call.tool!, call.execution, d!.value)
+    else call.result = await normalizeOutput(call.tool!, call.execution, d!.value)
   }
 }
 
@@ -100,7 +100,7 @@ export async function runPostExecute(call: ToolCall): Promise<void> {
     )
     return
   }
-  applyDecision(call, decision)
+  await applyDecision(call, decision)
   const kind = (decision as { kind?: unknown } | null | undefined)?.kind
   if (kind === 'accept' || kind === 'block') notifyStage(call, { stage: 'post-decision', decision: kind })
 }
