@@ -6,7 +6,7 @@ import './events' // the cordis `Events` augmentation (tools/* and system-prompt
 import { DeferredTools } from './deferred/deferred-tools'
 import { builtinTools } from './internal/builtin-tools'
 import { compileTool } from './internal/compiled-tool'
-import type { HookTable } from './internal/listeners'
+import { hookTableOf } from './internal/listeners'
 import { readScopeKey } from './internal/scope-key'
 import { executeCall } from './pipeline/execute-call'
 import type { PipelineRuntime } from './pipeline/tool-call'
@@ -129,7 +129,7 @@ export default class ToolRuntime extends Service {
     }
     const mode = config?.mode ?? 'native'
     assertMode(mode)
-    const hooks = ctx.events._hooks as unknown as HookTable
+    const hooks = hookTableOf(ctx)
     const changed = () => {
       try {
         ctx.emit('tools/changed')
