@@ -88,6 +88,12 @@ describe('createScopedEmitter: who hears what', () => {
 })
 
 describe('createScopedEmitter: listening and listeners', () => {
+  it('something that is not a cordis context is a clear TypeError at creation', () => {
+    for (const value of [undefined, null, {}, { events: {} }, { events: { _hooks: null } }, 42]) {
+      expect(() => createScopedEmitter(value as never)).toThrow(/expected a cordis Context/)
+    }
+  })
+
   it('listening() is true for a listener of any scope and false once it is gone', () => {
     const ctx = new Context()
     const events = createScopedEmitter(ctx)

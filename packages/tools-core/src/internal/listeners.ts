@@ -17,7 +17,10 @@ export type Listener = (...args: any[]) => any
 
 /** The listener table of `ctx`'s event bus; capture it once, it stays live. */
 export function hookTableOf(ctx: Context): HookTable {
-  return ctx.events._hooks
+  const hooks = (ctx as Partial<Context> | null | undefined)?.events?._hooks
+  if (typeof hooks !== 'object' || hooks === null)
+    throw new TypeError("expected a cordis Context (its event bus's listener table was not found)")
+  return hooks
 }
 
 /**
