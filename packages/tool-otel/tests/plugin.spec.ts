@@ -1,13 +1,14 @@
 import { Context } from '@deepseek-ai/cordis'
-import ToolRuntime, { createScope } from '@dsh/tools-core'
+import ToolRuntime, { createScope, createScopedEmitter } from '@dsh/tools-core'
 import { context, type Span, type Tracer, trace } from '@opentelemetry/api'
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks'
 import { afterEach, describe, expect, it } from 'vitest'
 import ToolOtel, { Config } from '../src/index'
 import { byCallId, echo, fail, input, memoryTracing, tracedApp } from './fixtures'
 
-const listenerCount = (ctx: Context, event: string) =>
-  ((ctx.events as unknown as { _hooks: Record<string, unknown[] | undefined> })._hooks[event] ?? []).length
+const OBSERVED = ['tools/stage', 'tools/progress', 'tools/result'] as const
+const listenerCount = (ctx: Context, event: (typeof OBSERVED)[number]) =>
+  createScopedEmitter(ctx).listeners(event, undefined).length
 
 afterEach(() => {
   trace.disable()
@@ -55,11 +56,9 @@ describe('tool-otel: plugin', () => {
   it('zero cost without a tracer: no SDK registered → no listener installed, calls untouched', async () => {
     const ctx = new Context()
     await ctx.plugin(ToolRuntime)
-    const before = ['tools/stage', 'tools/progress', 'tools/result'].map((e) => listenerCount(ctx, e))
+    const before = OBSERVED.map((e) => listenerCount(ctx, e))
     await ctx.plugin(ToolOtel)
-    expect(['tools/stage', 'tools/progress', 'tools/result'].map((e) => listenerCount(ctx, e))).toEqual(
-      before,
-    )
+    expect(OBSERVED.map((e) => listenerCount(ctx, e))).toEqual(before)
     ctx.tools.register(echo)
     expect((await ctx.tools.execute(input('echo', { text: 'x' }))).isError).toBe(false)
   })

@@ -3,13 +3,13 @@
  * unit-tested without a cordis app and keeps the per-call path free of context proxies.
  */
 import type {
+  ScopedEmitter,
   ScopeKey,
   ToolExecutionInput,
   ToolExecutionMode,
   ToolExecutionResult,
   ToolSchema,
 } from '@dsh/tools-core'
-import type { CodeDispatchResult, CodeDispatchStart } from './events'
 
 /** The part of `ctx.tools` the bridge uses. */
 export interface ToolRuntimePort {
@@ -18,23 +18,9 @@ export interface ToolRuntimePort {
   schemas(scope?: ScopeKey): readonly ToolSchema[]
 }
 
-/** The payload of each dispatch event. */
-export interface DispatchEventPayloads {
-  'tool/code-dispatch-start': CodeDispatchStart
-  'tool/code-dispatch': CodeDispatchResult
-}
-
-/** Event names the bridge emits. */
-export type DispatchEventName = keyof DispatchEventPayloads
-
-/** Delivers the dispatch events; both methods must be cheap when nobody listens. */
-export interface DispatchEventPort {
-  /** Whether anyone at all listens to `name` (no scope filtering; the cheap pre-check). */
-  listening(name: DispatchEventName): boolean
-  /** Deliver `event` to the listeners that see executions of `agent` (global ones and that agent's). */
-  emit<K extends DispatchEventName>(
-    name: K,
-    agent: ScopeKey | undefined,
-    event: DispatchEventPayloads[K],
-  ): void
-}
+/**
+ * Delivers the dispatch events under the runtime's scope rule: tools-core's `ScopedEmitter`
+ * (the payloads are the cordis `Events` declarations in `./events`). Both methods must be
+ * cheap when nobody listens.
+ */
+export type DispatchEventPort = Pick<ScopedEmitter, 'listening' | 'emit'>

@@ -3,9 +3,9 @@
  * the tool runtime, for as long as both `tools` and `codeRuntime` are loaded.
  */
 import type { Context } from '@deepseek-ai/cordis'
+import { createScopedEmitter } from '@dsh/tools-core'
 import type { BridgeEnvironment } from './bridge'
 import { type CodeModeConfig, CodeModeConfigSchema, DEFAULT_CODE_MODE_CONFIG } from './config'
-import { createDispatchEventPort } from './internal/event-port'
 import { executeRunCode } from './run-code'
 import { codeModeSections } from './sdk/sections'
 import { createRunCodeTransport } from './transport'
@@ -32,7 +32,7 @@ export function apply(ctx: Context, config?: CodeModeConfig): void {
   const env: BridgeEnvironment = {
     tools: ctx.tools,
     runtime,
-    events: createDispatchEventPort(ctx),
+    events: createScopedEmitter(ctx),
     limits: { ...DEFAULT_CODE_MODE_CONFIG, ...config },
   }
   const transport = createRunCodeTransport({

@@ -93,6 +93,7 @@ export type { ResultBudgetConfig } from './result-budget/config'
 export { READ_RESULT_TOOL_NAME } from './result-budget/read-result-tool'
 export { default, default as ToolRuntime, type ToolRuntimeConfig } from './runtime'
 export { createScope, scopeOf, type ToolScope } from './scope'
+export { createScopedEmitter, type ScopedEmitter, type ScopedEmitterOptions } from './scoped-emitter'
 export {
   isStandardSchema,
   type StandardInput,

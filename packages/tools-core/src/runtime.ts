@@ -6,7 +6,7 @@ import './events' // the cordis `Events` augmentation (tools/* and system-prompt
 import { DeferredTools } from './deferred/deferred-tools'
 import { builtinTools } from './internal/builtin-tools'
 import { type CompileOptions, compileTool } from './internal/compiled-tool'
-import type { HookTable } from './internal/listeners'
+import { hookTableOf } from './internal/listeners'
 import { readScopeKey } from './internal/scope-key'
 import { executeCall } from './pipeline/execute-call'
 import type { PipelineRuntime } from './pipeline/tool-call'
@@ -156,7 +156,7 @@ export default class ToolRuntime extends Service {
     // cordis validates `Config` first; this covers a runtime constructed without it
     const formats = formatsProblem(config?.formats)
     if (formats !== undefined) throw new ToolRegistrationError(`invalid config: ${formats}`)
-    const hooks = ctx.events._hooks as unknown as HookTable
+    const hooks = hookTableOf(ctx)
     const changed = () => {
       try {
         ctx.emit('tools/changed')
