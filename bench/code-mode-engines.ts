@@ -157,8 +157,10 @@ async function coldStartMs(engine: CodeEngine): Promise<number> {
 
 /** What a worker would pay to compile the engine itself, which the host does once instead. */
 function wasmCompileMs(): number {
+  // The package exports only an `import` condition, so resolve its package.json (exported for
+  // exactly this) and look the engine up from there, as the runtime itself would.
   const require = createRequire(import.meta.url)
-  const path = createRequire(require.resolve('@dsh/code-runtime-worker-thread')).resolve(
+  const path = createRequire(require.resolve('@dsh/code-runtime-worker-thread/package.json')).resolve(
     '@jitl/quickjs-wasmfile-release-sync/wasm',
   )
   const bytes = readFileSync(path)
