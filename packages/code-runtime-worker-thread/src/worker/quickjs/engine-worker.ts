@@ -11,6 +11,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core'
+import { callBatchEntry, callBatchText } from '../../protocol/call-batch'
+import { CallSlotWriter } from '../../protocol/call-slot'
 import { DoneStatus } from '../../protocol/messages'
 import { ReplySlotReader } from '../../protocol/reply-slot'
 import type { EngineWorkerData } from './engine-worker-data'
@@ -47,7 +49,10 @@ let logBatch: string[] = []
 let logBatchBytes = 0
 let nextCallId = 0
 let outstanding = 0
-let outbox: unknown[] = []
+/** Calls made while others are outstanding, as call-batch entries, sent at the end of the turn. */
+let outbox: string[] = []
+/** Id of the first call in `outbox`. */
+let outboxFirstId = 0
 let guestMs = 0
 let guestSince = 0
 const timers = new Map<number, { handle: NodeJS.Timeout; repeat: boolean }>()
@@ -61,6 +66,7 @@ const timers = new Map<number, { handle: NodeJS.Timeout; repeat: boolean }>()
  */
 const WAIT_WINDOW_MS = 4
 const slot = data.replySlot === undefined ? undefined : new ReplySlotReader(data.replySlot)
+const callSlot = data.callSlot === undefined ? undefined : new CallSlotWriter(data.callSlot)
 const blockBudgetMs = data.computeMs / 20
 let blockedMs = 0
 let pumping = false
@@ -150,27 +156,38 @@ function describe(error: QuickJSHandle): string {
 
 function flush(): void {
   if (done || outbox.length === 0) return
-  const calls = outbox
+  const entries = outbox
   outbox = []
-  post({ k: 'calls', c: calls })
+  try {
+    sendCalls(callBatchText(entries), outboxFirstId)
+  } catch (error) {
+    finishRun(DoneStatus.EXCEPTION, `InternalError: tool calls could not be sent: ${engineFailure(error)}`)
+  }
 }
 
+/** Hand a batch to the host: through the call slot when it can take it, else as a message. */
+function sendCalls(text: string, firstId: number): void {
+  if (callSlot?.offer(text, firstId) !== true) post({ k: 'calls-json', t: text })
+}
+
+/**
+ * A binding call: the arguments stay the guest's JSON text (the host parses and checks them), so
+ * the worker neither parses nor clones them. A call made while none is outstanding goes at once.
+ */
 function hostCall(name: string, argsJson: string): number | string {
   if (done) return 'the run has ended'
-  let args: unknown
-  try {
-    args = argsJson === '' ? undefined : JSON.parse(argsJson)
-  } catch {
-    return `arguments for ${name} could not be decoded`
-  }
   const id = nextCallId + 1
+  const entry = callBatchEntry(id, name, argsJson)
   if (outstanding === 0 && outbox.length === 0) {
     try {
-      post({ k: 'calls', c: [id, name, args] })
+      sendCalls(callBatchText([entry]), id)
     } catch (error) {
-      return `arguments for ${name} could not be sent: ${(error as Error).message}`
+      return `arguments for ${name} could not be sent: ${engineFailure(error)}`
     }
-  } else outbox.push(id, name, args)
+  } else {
+    if (outbox.length === 0) outboxFirstId = id
+    outbox.push(entry)
+  }
   nextCallId = id
   outstanding += 1
   return id
