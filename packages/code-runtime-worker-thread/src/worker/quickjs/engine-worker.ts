@@ -16,7 +16,7 @@ import { CallSlotWriter } from '../../protocol/call-slot'
 import { DoneStatus } from '../../protocol/messages'
 import { ReplySlotReader } from '../../protocol/reply-slot'
 import type { EngineWorkerData } from './engine-worker-data'
-import { type KernelHandles, startEngine } from './start-engine'
+import { type KernelHandles, startEngine, warmUp } from './start-engine'
 
 declare const __GUEST_KERNEL_SOURCE__: string
 
@@ -285,7 +285,9 @@ function startRun(message: { code?: unknown; names?: unknown; limit?: unknown; l
   }
   const { code, names } = message
   enterGuest(() => {
-    const installed = vm.callFunction(kernel.install, vm.undefined, vm.newString(names))
+    const namesText = vm.newString(names)
+    const installed = vm.callFunction(kernel.install, vm.undefined, namesText)
+    namesText.dispose()
     if (installed.error !== undefined) {
       installed.error.dispose()
       finishRun(DoneStatus.EXCEPTION, 'malformed binding names')
@@ -333,6 +335,7 @@ async function boot(): Promise<void> {
   runtime = engine.runtime
   vm = engine.vm
   kernel = engine.kernel
+  warmUp(engine)
 }
 
 port.on('message', (message: { k?: unknown; r?: unknown } | null) => {
