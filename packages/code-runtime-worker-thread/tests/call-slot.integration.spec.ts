@@ -77,6 +77,32 @@ describe('QuickJS call slot', () => {
     expect(posted['calls-json']).toBe(2)
   })
 
+  it('never lets a call overtake a line the program printed before it', async () => {
+    const order: string[] = []
+    const handle = spawnWorkerHandle({ engine: 'quickjs', maxOldGenerationSizeMb: 64, computeMs: 30_000 })
+    expect(await handle.booted).toEqual({ ok: true })
+    const outcome = await runSession(handle, {
+      source: wrapProgram(
+        `for (let i = 0; i < 50; i++) { console.log('line ' + i); await tools.echo({ i }) }
+        return 1`,
+      ),
+      toolNames: ['echo'],
+      host: {
+        signal: new AbortController().signal,
+        call: async (_name, args) => {
+          order.push(`call ${(args as { i: number }).i}`)
+          return null
+        },
+        onLog: (line) => order.push(line),
+      },
+      config,
+      shutdown: new AbortController().signal,
+    })
+    await handle.exited
+    expect(outcome).toMatchObject({ ok: true, result: 1 })
+    expect(order).toEqual(Array.from({ length: 50 }, (_, i) => [`line ${i}`, `call ${i}`]).flat())
+  })
+
   it('ends a run aborted while the worker waits for a reply, and its thread with it', async () => {
     const controller = new AbortController()
     const { outcome, calls } = await runCounting(
@@ -145,8 +171,8 @@ async function runHostileSlotWriter(onRun: string) {
   const callSlot = createCallSlot()
   const worker = new Worker(
     `const { parentPort, workerData } = require('node:worker_threads')
-    const slot = new Int32Array(workerData.callSlot, 0, 3)
-    const bytes = Buffer.from(workerData.callSlot, 12)
+    const slot = new Int32Array(workerData.callSlot, 0, 4)
+    const bytes = Buffer.from(workerData.callSlot, 16)
     const write = (text, length = Buffer.byteLength(text)) => {
       bytes.write(text)
       Atomics.store(slot, 1, length)

@@ -25,18 +25,18 @@ describe('call slot', () => {
     const writer = new CallSlotWriter(slot)
     const reader = new CallSlotReader(slot)
     expect(reader.take()).toBeUndefined()
-    expect(writer.offer(batchOf(1, 2), 1)).toBe(true)
+    expect(writer.offer(batchOf(1, 2), 1, 0)).toBe(true)
     // Calls 1–2 are not accepted yet: call 3 must travel as a message.
-    expect(writer.offer(batchOf(3, 1), 3)).toBe(false)
-    expect(reader.take()).toBe(batchOf(1, 2))
+    expect(writer.offer(batchOf(3, 1), 3, 0)).toBe(false)
+    expect(reader.take()).toEqual({ text: batchOf(1, 2), after: 0 })
     expect(reader.take()).toBeUndefined()
-    expect(writer.offer(batchOf(3, 1), 3)).toBe(false)
+    expect(writer.offer(batchOf(3, 1), 3, 0)).toBe(false)
     reader.accept(2)
-    expect(writer.offer(batchOf(3, 1), 3)).toBe(true)
-    expect(reader.take()).toBe(batchOf(3, 1))
+    expect(writer.offer(batchOf(3, 1), 3, 0)).toBe(true)
+    expect(reader.take()).toEqual({ text: batchOf(3, 1), after: 0 })
     // A batch that does not start right after the accepted id never enters the slot.
     reader.accept(3)
-    expect(writer.offer(batchOf(5, 1), 5)).toBe(false)
+    expect(writer.offer(batchOf(5, 1), 5, 0)).toBe(false)
   })
 
   it('refuses text larger than the slot, counting UTF-8 bytes', () => {
@@ -44,34 +44,36 @@ describe('call slot', () => {
     const writer = new CallSlotWriter(slot)
     const reader = new CallSlotReader(slot)
     for (const text of ['x'.repeat(CALL_SLOT_BYTES + 1), '€'.repeat(CALL_SLOT_BYTES / 3 + 1)]) {
-      expect(writer.offer(text, 1)).toBe(false)
+      expect(writer.offer(text, 1, 0)).toBe(false)
       expect(reader.take()).toBeUndefined()
     }
     const fits = '€'.repeat(CALL_SLOT_BYTES / 3)
-    expect(writer.offer(fits, 1)).toBe(true)
-    expect(reader.take()).toBe(fits)
+    expect(writer.offer(fits, 1, 0)).toBe(true)
+    expect(reader.take()?.text).toBe(fits)
   })
 
   it('reads a scribbled length as text no parser accepts, never throwing', () => {
     for (const length of [-5, CALL_SLOT_BYTES + 1, 2 ** 30]) {
       const slot = createCallSlot()
       const reader = new CallSlotReader(slot)
-      expect(new CallSlotWriter(slot).offer(batchOf(1, 1), 1)).toBe(true)
+      expect(new CallSlotWriter(slot).offer(batchOf(1, 1), 1, 0)).toBe(true)
       new Int32Array(slot, 0, 3)[1] = length
-      const text = reader.take()
+      const text = reader.take()?.text
       expect(text).toBe('')
       expect(parseCallText(text, { nextCallId: 1, allowed: new Set(['echo']) })).toMatchObject({ ok: false })
     }
   })
 
-  it('delivers each batch to a watch once, from the event loop, until stopped', async () => {
+  it('calls a watch from the event loop for each batch written, until stopped', async () => {
     const slot = createCallSlot()
     const writer = new CallSlotWriter(slot)
     const reader = new CallSlotReader(slot)
-    const seen: string[] = []
+    const seen: { text: string; after: number }[] = []
     let delivered = () => {}
-    const stop = reader.watch((text) => {
-      seen.push(text)
+    let wakes = 0
+    const stop = reader.watch(() => {
+      wakes += 1
+      for (let batch = reader.take(); batch !== undefined; batch = reader.take()) seen.push(batch)
       reader.accept(seen.length)
       delivered()
     })
@@ -80,19 +82,39 @@ describe('call slot', () => {
       const arrived = new Promise<void>((resolve) => {
         delivered = resolve
       })
-      expect(writer.offer(batchOf(id, 1), id)).toBe(true)
+      expect(writer.offer(batchOf(id, 1), id, id * 10)).toBe(true)
       await arrived
     }
-    expect(seen).toEqual([batchOf(1, 1), batchOf(2, 1), batchOf(3, 1)])
+    expect(seen).toEqual([1, 2, 3].map((id) => ({ text: batchOf(id, 1), after: id * 10 })))
+    expect(wakes).toBe(3)
     stop()
-    expect(writer.offer(batchOf(4, 1), 4)).toBe(true)
+    expect(writer.offer(batchOf(4, 1), 4, 0)).toBe(true)
     await new Promise((resolve) => setTimeout(resolve, 20))
     expect(seen).toHaveLength(3)
-    // A stopped watch can be replaced; the new one sees the batch written meanwhile.
+    // A stopped watch can be replaced; the new one is told at once of the batch written meanwhile.
     const late: string[] = []
-    const stopLate = reader.watch((text) => late.push(text))
+    const stopLate = reader.watch(() => {
+      const batch = reader.take()
+      if (batch !== undefined) late.push(batch.text)
+    })
     expect(late).toEqual([batchOf(4, 1)])
     stopLate()
+  })
+
+  it('stops calling a watch that leaves a batch untaken until it is written again', async () => {
+    const slot = createCallSlot()
+    const writer = new CallSlotWriter(slot)
+    const reader = new CallSlotReader(slot)
+    let wakes = 0
+    expect(writer.offer(batchOf(1, 1), 1, 0)).toBe(true)
+    const stop = reader.watch(() => {
+      wakes += 1
+    })
+    // Written before the watch and never taken: one call, no busy loop.
+    expect(wakes).toBe(1)
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(wakes).toBe(1)
+    stop()
   })
 })
 

@@ -6,7 +6,7 @@
  */
 import type { CodeRunFailureKind, CodeRunHost, CodeRunOutcome } from '@dsh/tools-codemode'
 import { describeWorkerError, type WorkerHandle } from '../pool/worker-handle'
-import { CallSlotReader } from '../protocol/call-slot'
+import { type CallSlotBatch, CallSlotReader } from '../protocol/call-slot'
 import { DoneStatus, type RunMessage, type WorkerCall } from '../protocol/messages'
 import {
   type MessageCursor,
@@ -165,21 +165,37 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     callSlot?.accept(cursor.nextCallId - 1)
   }
 
-  /** Take a batch from the call slot (`protocol/call-slot.ts`), validated like a message. */
-  const onCallText = (text: string): void => {
-    if (!settled) onParsed(parseCallText(text, cursor))
+  /** Messages received from the worker in this run; a slot batch waits for those before it. */
+  let received = 0
+  /** A slot batch taken before the messages posted ahead of it arrived. */
+  let heldBatch: CallSlotBatch | undefined
+
+  /**
+   * Dispatch the call slot's batch (`protocol/call-slot.ts`) once every message the worker
+   * posted before writing it has been handled; it is validated like a message.
+   */
+  const takeCalls = (): void => {
+    if (callSlot === undefined) return
+    while (!settled) {
+      const batch = heldBatch ?? callSlot.take()
+      if (batch === undefined) return
+      if (batch.after > received) {
+        heldBatch = batch
+        return
+      }
+      heldBatch = undefined
+      onParsed(parseCallText(batch.text, cursor))
+    }
   }
 
   function onMessage(raw: unknown): void {
     if (settled) return
-    // Calls in the slot were written before anything the worker posted since: take them first.
-    if (callSlot !== undefined) {
-      for (let text = callSlot.take(); text !== undefined && !settled; text = callSlot.take()) {
-        onCallText(text)
-      }
-      if (settled) return
-    }
+    // A batch written before this message was posted goes first; one written after it, next.
+    takeCalls()
+    if (settled) return
+    received += 1
     onParsed(parseWorkerMessage(raw, cursor))
+    takeCalls()
   }
 
   function onParsed(parsed: ParsedWorkerMessage): void {
@@ -256,7 +272,7 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     lines: config.maxLogLines,
   }
   worker.postMessage(message)
-  if (callSlot !== undefined) stopCallSlot = callSlot.watch(onCallText)
+  if (callSlot !== undefined) stopCallSlot = callSlot.watch(takeCalls)
   stopBudget = startBudgetWatchdog(worker, config, (message) => fail('timeout', message))
   return outcome
 }

@@ -71,8 +71,12 @@ const blockBudgetMs = data.computeMs / 20
 let blockedMs = 0
 let pumping = false
 
+/** Messages posted since the run started (the call slot tells the host how many precede a batch). */
+let posted = 0
+
 function post(message: unknown): void {
   port.postMessage(message)
+  posted += 1
 }
 
 function finishRun(status: number, payload: string | undefined): void {
@@ -167,7 +171,7 @@ function flush(): void {
 
 /** Hand a batch to the host: through the call slot when it can take it, else as a message. */
 function sendCalls(text: string, firstId: number): void {
-  if (callSlot?.offer(text, firstId) !== true) post({ k: 'calls-json', t: text })
+  if (callSlot?.offer(text, firstId, posted) !== true) post({ k: 'calls-json', t: text })
 }
 
 /**
@@ -277,6 +281,7 @@ function pumpReplies(): void {
 function startRun(message: { code?: unknown; names?: unknown; limit?: unknown; lines?: unknown }): void {
   if (started) return
   started = true
+  posted = 0
   limit = typeof message.limit === 'number' ? message.limit : 0
   if (typeof message.lines === 'number') lineLimit = message.lines
   if (typeof message.code !== 'string' || typeof message.names !== 'string') {
