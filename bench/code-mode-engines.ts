@@ -7,7 +7,8 @@
 // Workloads per engine: `return 1` runs 100 ms apart (p50/p95 ms); 1,000 sequential awaited
 // sub-calls and 1,000 under Promise.all (sub-calls/s, and the sequential rate as a ratio to each
 // floor); a compute-heavy program — sort 100k numbers, build and JSON.stringify a ~1 MB object —
-// through the runtime alone (ms, and the ratio quickjs / node-vm); `return 1` with no warm
+// through the runtime alone (ms, and the ratio quickjs / node-vm); the sequential sub-calls
+// through the runtime alone (what the bridge adds is the difference); `return 1` with no warm
 // worker (the boot a warm worker hides); and the engine's wasm compile, done once on the host.
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -155,10 +156,39 @@ async function coldStartMs(engine: CodeEngine): Promise<number> {
   return percentile(samples, 50)
 }
 
+/**
+ * Sequential sub-calls through the runtime alone, with a host that answers at once: the same
+ * program as the Code Mode row, without the bridge's admission, policy and rendering, so the
+ * two rows split a sub-call's cost between the runtime and Code Mode.
+ */
+async function runtimeOnlySequential(engine: CodeEngine): Promise<number> {
+  const runtime = createWorkerThreadRuntime({ engine, warmWorkers: 1 })
+  const host: CodeRunHost = {
+    signal: new AbortController().signal,
+    call: async (_name, args) => (args as { i: number }).i,
+  }
+  const code = `let sum = 0\nfor (let i = 0; i < ${CALLS}; i++) sum += await tools.noop({ i })\nreturn sum`
+  let best = 0
+  try {
+    for (let round = 0; round < 3; round++) {
+      await sleep(200)
+      const start = performance.now()
+      const outcome = await runtime.run({ code, description: 'sequential', toolNames: ['noop'] }, host)
+      if (!outcome.ok) throw new Error(`${outcome.kind}: ${outcome.message}`)
+      best = Math.max(best, CALLS / ((performance.now() - start) / 1000))
+    }
+  } finally {
+    await runtime.dispose()
+  }
+  return best
+}
+
 /** What a worker would pay to compile the engine itself, which the host does once instead. */
 function wasmCompileMs(): number {
+  // The package exports only an `import` condition, so resolve its package.json (exported for
+  // exactly this) and look the engine up from there, as the runtime itself would.
   const require = createRequire(import.meta.url)
-  const path = createRequire(require.resolve('@dsh/code-runtime-worker-thread')).resolve(
+  const path = createRequire(require.resolve('@dsh/code-runtime-worker-thread/package.json')).resolve(
     '@jitl/quickjs-wasmfile-release-sync/wasm',
   )
   const bytes = readFileSync(path)
@@ -249,6 +279,13 @@ export default async function run(): Promise<BenchRow[]> {
     } finally {
       await ctx.fiber.dispose()
     }
+    rows.push({
+      workload,
+      metric: 'sequential sub-calls, runtime only (host answers at once)',
+      value: await runtimeOnlySequential(engine),
+      unit: 'sub-calls/s',
+      note: 'the rest of a Code Mode sub-call is the bridge',
+    })
     rows.push({
       workload,
       metric: 'return 1, no warm worker (boot + run), p50',

@@ -4,7 +4,14 @@
  * itself is parsed by the QuickJS kernel, which ignores anything but an array).
  */
 import { describe, expect, it } from 'vitest'
-import { createReplySlot, offerReplies, REPLY_SLOT_BYTES, ReplySlotReader } from '../src/protocol/reply-slot'
+import {
+  createReplySlot,
+  REPLY_SLOT_BYTES,
+  ReplySlotReader,
+  ReplySlotWriter,
+} from '../src/protocol/reply-slot'
+
+const offerReplies = (slot: SharedArrayBuffer, batch: unknown[]) => new ReplySlotWriter(slot).offer(batch)
 
 describe('reply slot', () => {
   it('hands a batch over once, and refuses the next until the worker took it', () => {

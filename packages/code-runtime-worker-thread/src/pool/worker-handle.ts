@@ -3,6 +3,7 @@
  */
 import { Worker, type WorkerOptions } from 'node:worker_threads'
 import { type LoopUtilization, ProcessWorker } from '../process/process-worker'
+import { createCallSlot } from '../protocol/call-slot'
 import { createReplySlot } from '../protocol/reply-slot'
 import type { CodeEngine } from '../types'
 import { BOOTSTRAP_SOURCE } from '../worker/bootstrap-source'
@@ -37,6 +38,8 @@ export interface WorkerHandle {
   readonly lastError: () => unknown
   /** The QuickJS worker's reply slot (`protocol/reply-slot.ts`), when it shares memory with the host. */
   readonly replySlot?: SharedArrayBuffer
+  /** The QuickJS worker's call slot (`protocol/call-slot.ts`), present exactly when `replySlot` is. */
+  readonly callSlot?: SharedArrayBuffer
 }
 
 /** Options a worker is spawned with. */
@@ -68,7 +71,7 @@ export function describeWorkerError(error: unknown, options: SpawnOptions): stri
  */
 export function runWorkerOptions(
   options: SpawnOptions,
-  replySlot?: SharedArrayBuffer,
+  slots?: { readonly replySlot: SharedArrayBuffer; readonly callSlot: SharedArrayBuffer },
 ): WorkerOptions & { eval: true } {
   return {
     eval: true,
@@ -76,7 +79,7 @@ export function runWorkerOptions(
       ? {
           workerData: {
             ...quickJSWorkerData({ ...options, computeMs: options.computeMs ?? 30_000 }),
-            ...(replySlot === undefined ? {} : { replySlot }),
+            ...slots,
           },
         }
       : {}),
@@ -95,14 +98,14 @@ export function runWorkerOptions(
 export function spawnWorkerHandle(options: SpawnOptions): WorkerHandle {
   const source = options.source ?? (options.engine === 'quickjs' ? QUICKJS_WORKER_SOURCE : BOOTSTRAP_SOURCE)
   // Only a QuickJS thread of this process can share the slot (and only its worker reads it).
-  const replySlot =
+  const slots =
     options.engine === 'quickjs' && options.isolation !== 'process' && options.source === undefined
-      ? createReplySlot()
+      ? { replySlot: createReplySlot(), callSlot: createCallSlot() }
       : undefined
   const worker: RunWorker =
     options.isolation === 'process'
       ? new ProcessWorker(source, { ...options, workerData: runWorkerOptions(options).workerData })
-      : new Worker(source, runWorkerOptions(options, replySlot))
+      : new Worker(source, runWorkerOptions(options, slots))
   worker.unref()
   let exited = false
   let lastError: unknown
@@ -145,6 +148,6 @@ export function spawnWorkerHandle(options: SpawnOptions): WorkerHandle {
     exited: exitedPromise,
     hasExited: () => exited,
     lastError: () => lastError,
-    ...(replySlot === undefined ? {} : { replySlot }),
+    ...slots,
   }
 }

@@ -49,11 +49,17 @@ export class WorkerPool {
     while (!this.#disposed && this.#warm.length < this.#warmTarget) this.#warm.push(this.#spawn())
   }
 
-  /** Take a fresh worker for one run: a warm one if any, otherwise a new spawn. */
+  /**
+   * Take a fresh worker for one run: a warm one if any, otherwise a new spawn. Its replacement
+   * starts booting now, not when the run ends: a worker boots for longer than a short run takes,
+   * so waiting for the release would leave the warm set short whenever runs follow closely. The
+   * spawn is deferred with `setImmediate` so the run's own start goes first.
+   */
   take(): WorkerHandle {
     const handle = this.#warm.shift() ?? this.#spawn()
     this.#running += 1
     handle.worker.ref()
+    this.#refillSoon()
     return handle
   }
 
@@ -69,6 +75,10 @@ export class WorkerPool {
       this.#exiting.add(handle)
       void handle.exited.then(() => this.#exiting.delete(handle))
     }
+    this.#refillSoon()
+  }
+
+  #refillSoon(): void {
     if (!this.#disposed && this.#warm.length < this.#warmTarget) setImmediate(() => this.fill())
   }
 

@@ -6,7 +6,9 @@
  * once, or `{ k: 'logs', l: [line, …] }` for a batch of lines (a worker batches a flood of lines
  * so the host is not woken once per line); `{ k: 'calls', c: [id, name, args, …] }` per binding call made while none is
  * outstanding (posted at once), otherwise per microtask batch of binding calls;
- * `{ k: 'done', s, v? }` once, with `s` a {@link DoneStatus}.
+ * `{ k: 'done', s, v? }` once, with `s` a {@link DoneStatus}. A QuickJS worker sends its calls as
+ * text instead (`call-batch.ts`): through its call slot (`call-slot.ts`), or, when the slot
+ * cannot take a batch, as `{ k: 'calls-json', t }`.
  *
  * host → worker: `{ k: 'run', code, names, limit, lines }` once; `{ k: 'res', r: [id, status, a, b, …] }`
  * per batch of settled calls, with `status` a {@link ReplyStatus} — or, for a QuickJS worker, the

@@ -3,6 +3,7 @@
  * shape-checked and rebuilt from checked fields only, call ids must arrive strictly in sequence
  * (so none can be answered twice), and binding names must belong to the run's allowed set.
  */
+import { parseCallBatch } from './call-batch'
 import { DoneStatus, type WorkerCall, type WorkerMessage } from './messages'
 
 /** Per-run state the validator checks against; `nextCallId` advances as calls are accepted. */
@@ -16,7 +17,7 @@ export interface MessageCursor {
 /** Validation result: a rebuilt message or the reason it was refused. */
 export type ParsedWorkerMessage =
   | { readonly ok: true; readonly message: WorkerMessage }
-  | { readonly ok: false; readonly reason: string }
+  | { readonly ok: false; readonly reason: string; readonly unreadable?: true }
 
 const doneStatuses: ReadonlySet<unknown> = new Set(Object.values(DoneStatus))
 
@@ -45,6 +46,17 @@ function parseCalls(raw: unknown, cursor: MessageCursor): ParsedWorkerMessage {
   }
   cursor.nextCallId = expected
   return { ok: true, message: { kind: 'calls', calls } }
+}
+
+/**
+ * Check and rebuild a batch of calls in text form (`call-batch.ts`), from the call slot or a
+ * `calls-json` message. A refusal marked `unreadable` means the program's arguments are too deep
+ * to read, not that the worker broke the protocol.
+ */
+export function parseCallText(text: unknown, cursor: MessageCursor): ParsedWorkerMessage {
+  if (typeof text !== 'string') return refuse('a call batch must be text')
+  const batch = parseCallBatch(text)
+  return batch.ok ? parseCalls(batch.triples, cursor) : batch
 }
 
 function parseLogs(raw: unknown): ParsedWorkerMessage {
@@ -77,6 +89,8 @@ export function parseWorkerMessage(raw: unknown, cursor: MessageCursor): ParsedW
       return parseLogs(own(raw, 'l'))
     case 'calls':
       return parseCalls(own(raw, 'c'), cursor)
+    case 'calls-json':
+      return parseCallText(own(raw, 't'), cursor)
     case 'done': {
       const status = own(raw, 's')
       const payload = own(raw, 'v')

@@ -32,19 +32,32 @@ export function createReplySlot(): SharedArrayBuffer {
 /** What the host does with a batch offered to the slot. */
 export type SlotDelivery = 'woken' | 'needs-wake' | 'refused'
 
-/** Host side: write `batch` if the worker has consumed the last one and it fits. */
-export function offerReplies(slot: SharedArrayBuffer, batch: readonly unknown[]): SlotDelivery {
-  const words = new Int32Array(slot, 0, 3)
-  const written = Atomics.load(words, WRITTEN)
-  if (Atomics.load(words, CONSUMED) !== written) return 'refused'
-  const text = JSON.stringify(batch)
-  const bytes = Buffer.from(slot, HEADER_BYTES, REPLY_SLOT_BYTES)
-  if (Buffer.byteLength(text, 'utf8') > REPLY_SLOT_BYTES) return 'refused'
-  const length = bytes.write(text, 0, 'utf8')
-  Atomics.store(words, LENGTH, length)
-  // `written` last: the worker reads the length and text only after seeing it change.
-  Atomics.store(words, WRITTEN, (written + 1) | 0)
-  return Atomics.notify(words, WRITTEN) > 0 ? 'woken' : 'needs-wake'
+/** Host side of a slot (its views are made once per run, not per batch). */
+export class ReplySlotWriter {
+  readonly #words: Int32Array
+  readonly #bytes: Buffer
+
+  constructor(slot: SharedArrayBuffer) {
+    this.#words = new Int32Array(slot, 0, 3)
+    this.#bytes = Buffer.from(slot, HEADER_BYTES, REPLY_SLOT_BYTES)
+  }
+
+  /** Write `batch` if the worker has consumed the last one and it fits. */
+  offer(batch: readonly unknown[]): SlotDelivery {
+    const words = this.#words
+    const written = Atomics.load(words, WRITTEN)
+    if (Atomics.load(words, CONSUMED) !== written) return 'refused'
+    const text = JSON.stringify(batch)
+    // UTF-8 never takes more than 3 bytes per UTF-16 unit: short text needs no exact count.
+    if (text.length * 3 > REPLY_SLOT_BYTES && Buffer.byteLength(text, 'utf8') > REPLY_SLOT_BYTES) {
+      return 'refused'
+    }
+    const length = this.#bytes.write(text, 0, 'utf8')
+    Atomics.store(words, LENGTH, length)
+    // `written` last: the worker reads the length and text only after seeing it change.
+    Atomics.store(words, WRITTEN, (written + 1) | 0)
+    return Atomics.notify(words, WRITTEN) > 0 ? 'woken' : 'needs-wake'
+  }
 }
 
 /** Worker side of a slot. */

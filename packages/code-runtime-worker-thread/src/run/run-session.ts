@@ -6,9 +6,15 @@
  */
 import type { CodeRunFailureKind, CodeRunHost, CodeRunOutcome } from '@dsh/tools-codemode'
 import { describeWorkerError, type WorkerHandle } from '../pool/worker-handle'
+import { type CallSlotBatch, CallSlotReader } from '../protocol/call-slot'
 import { DoneStatus, type RunMessage, type WorkerCall } from '../protocol/messages'
-import { type MessageCursor, parseWorkerMessage } from '../protocol/parse-worker-message'
-import { offerReplies } from '../protocol/reply-slot'
+import {
+  type MessageCursor,
+  type ParsedWorkerMessage,
+  parseCallText,
+  parseWorkerMessage,
+} from '../protocol/parse-worker-message'
+import { ReplySlotWriter } from '../protocol/reply-slot'
 import type { JsonValue, ResolvedWorkerThreadRuntimeConfig } from '../types'
 import { startBudgetWatchdog } from './budget-watchdog'
 import { ReplyBatcher } from './reply-batcher'
@@ -48,10 +54,12 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
   const outcome = new Promise<CodeRunOutcome>((resolve) => {
     resolveOutcome = resolve
   })
-  const { replySlot } = handle
+  const replySlot = handle.replySlot === undefined ? undefined : new ReplySlotWriter(handle.replySlot)
+  const callSlot = handle.callSlot === undefined ? undefined : new CallSlotReader(handle.callSlot)
+  let stopCallSlot = (): void => {}
   const replies = new ReplyBatcher((batch) => {
     if (settled) return
-    const delivery = replySlot === undefined ? 'refused' : offerReplies(replySlot, batch)
+    const delivery = replySlot === undefined ? 'refused' : replySlot.offer(batch)
     if (delivery === 'refused') worker.postMessage({ k: 'res', r: batch })
     else if (delivery === 'needs-wake') worker.postMessage({ k: 'wake' })
   })
@@ -67,6 +75,7 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     if (settled) return
     settled = true
     stopBudget()
+    stopCallSlot()
     host.signal.removeEventListener('abort', onAbort)
     input.shutdown.removeEventListener('abort', onShutdown)
     worker.off('message', onMessage)
@@ -150,11 +159,49 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     settle({ ok: true, logs, result }, true)
   }
 
+  /** Dispatch a batch of calls, then tell the call slot's writer how far the host has accepted. */
+  const onCalls = (calls: readonly WorkerCall[]): void => {
+    for (const call of calls) dispatch(call)
+    callSlot?.accept(cursor.nextCallId - 1)
+  }
+
+  /** Messages received from the worker in this run; a slot batch waits for those before it. */
+  let received = 0
+  /** A slot batch taken before the messages posted ahead of it arrived. */
+  let heldBatch: CallSlotBatch | undefined
+
+  /**
+   * Dispatch the call slot's batch (`protocol/call-slot.ts`) once every message the worker
+   * posted before writing it has been handled; it is validated like a message.
+   */
+  const takeCalls = (): void => {
+    if (callSlot === undefined) return
+    while (!settled) {
+      const batch = heldBatch ?? callSlot.take()
+      if (batch === undefined) return
+      if (batch.after > received) {
+        heldBatch = batch
+        return
+      }
+      heldBatch = undefined
+      onParsed(parseCallText(batch.text, cursor))
+    }
+  }
+
   function onMessage(raw: unknown): void {
     if (settled) return
-    const parsed = parseWorkerMessage(raw, cursor)
+    // A batch written before this message was posted goes first; one written after it, next.
+    takeCalls()
+    if (settled) return
+    received += 1
+    onParsed(parseWorkerMessage(raw, cursor))
+    takeCalls()
+  }
+
+  function onParsed(parsed: ParsedWorkerMessage): void {
     if (!parsed.ok) {
-      fail('invalid-output', `protocol violation: ${parsed.reason}`)
+      if (parsed.unreadable) failUnreadable(parsed.reason)
+      else fail('invalid-output', `protocol violation: ${parsed.reason}`)
       return
     }
     const message = parsed.message
@@ -163,7 +210,7 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
         onLogs(message.lines)
         return
       case 'calls':
-        for (const call of message.calls) dispatch(call)
+        onCalls(message.calls)
         return
       case 'done':
         onDone(message.status, message.payload)
@@ -179,10 +226,10 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
    * the run cannot go on. The program's own values caused it, hence `exception`.
    */
   function onMessageError(): void {
-    fail(
-      'exception',
-      'a message from the program could not be read on the host (for example, tool arguments nested too deeply)',
-    )
+    failUnreadable('for example, tool arguments nested too deeply')
+  }
+  function failUnreadable(reason: string): void {
+    fail('exception', `a message from the program could not be read on the host (${reason})`)
   }
   function onError(error: unknown): void {
     lastError = error
@@ -225,6 +272,7 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     lines: config.maxLogLines,
   }
   worker.postMessage(message)
+  if (callSlot !== undefined) stopCallSlot = callSlot.watch(takeCalls)
   stopBudget = startBudgetWatchdog(worker, config, (message) => fail('timeout', message))
   return outcome
 }

@@ -14,4 +14,6 @@ export interface EngineWorkerData {
   readonly computeMs: number
   /** The reply slot (`protocol/reply-slot.ts`); absent in a run process, which cannot share memory with the host. */
   readonly replySlot?: SharedArrayBuffer
+  /** The call slot (`protocol/call-slot.ts`); given exactly when `replySlot` is. */
+  readonly callSlot?: SharedArrayBuffer
 }

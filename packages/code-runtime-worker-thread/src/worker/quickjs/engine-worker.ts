@@ -11,10 +11,12 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core'
+import { callBatchEntry, callBatchText } from '../../protocol/call-batch'
+import { CallSlotWriter } from '../../protocol/call-slot'
 import { DoneStatus } from '../../protocol/messages'
 import { ReplySlotReader } from '../../protocol/reply-slot'
 import type { EngineWorkerData } from './engine-worker-data'
-import { type KernelHandles, startEngine } from './start-engine'
+import { type KernelHandles, startEngine, warmUp } from './start-engine'
 
 declare const __GUEST_KERNEL_SOURCE__: string
 
@@ -47,7 +49,10 @@ let logBatch: string[] = []
 let logBatchBytes = 0
 let nextCallId = 0
 let outstanding = 0
-let outbox: unknown[] = []
+/** Calls made while others are outstanding, as call-batch entries, sent at the end of the turn. */
+let outbox: string[] = []
+/** Id of the first call in `outbox`. */
+let outboxFirstId = 0
 let guestMs = 0
 let guestSince = 0
 const timers = new Map<number, { handle: NodeJS.Timeout; repeat: boolean }>()
@@ -61,12 +66,17 @@ const timers = new Map<number, { handle: NodeJS.Timeout; repeat: boolean }>()
  */
 const WAIT_WINDOW_MS = 4
 const slot = data.replySlot === undefined ? undefined : new ReplySlotReader(data.replySlot)
+const callSlot = data.callSlot === undefined ? undefined : new CallSlotWriter(data.callSlot)
 const blockBudgetMs = data.computeMs / 20
 let blockedMs = 0
 let pumping = false
 
+/** Messages posted since the run started (the call slot tells the host how many precede a batch). */
+let posted = 0
+
 function post(message: unknown): void {
   port.postMessage(message)
+  posted += 1
 }
 
 function finishRun(status: number, payload: string | undefined): void {
@@ -150,27 +160,38 @@ function describe(error: QuickJSHandle): string {
 
 function flush(): void {
   if (done || outbox.length === 0) return
-  const calls = outbox
+  const entries = outbox
   outbox = []
-  post({ k: 'calls', c: calls })
+  try {
+    sendCalls(callBatchText(entries), outboxFirstId)
+  } catch (error) {
+    finishRun(DoneStatus.EXCEPTION, `InternalError: tool calls could not be sent: ${engineFailure(error)}`)
+  }
 }
 
+/** Hand a batch to the host: through the call slot when it can take it, else as a message. */
+function sendCalls(text: string, firstId: number): void {
+  if (callSlot?.offer(text, firstId, posted) !== true) post({ k: 'calls-json', t: text })
+}
+
+/**
+ * A binding call: the arguments stay the guest's JSON text (the host parses and checks them), so
+ * the worker neither parses nor clones them. A call made while none is outstanding goes at once.
+ */
 function hostCall(name: string, argsJson: string): number | string {
   if (done) return 'the run has ended'
-  let args: unknown
-  try {
-    args = argsJson === '' ? undefined : JSON.parse(argsJson)
-  } catch {
-    return `arguments for ${name} could not be decoded`
-  }
   const id = nextCallId + 1
+  const entry = callBatchEntry(id, name, argsJson)
   if (outstanding === 0 && outbox.length === 0) {
     try {
-      post({ k: 'calls', c: [id, name, args] })
+      sendCalls(callBatchText([entry]), id)
     } catch (error) {
-      return `arguments for ${name} could not be sent: ${(error as Error).message}`
+      return `arguments for ${name} could not be sent: ${engineFailure(error)}`
     }
-  } else outbox.push(id, name, args)
+  } else {
+    if (outbox.length === 0) outboxFirstId = id
+    outbox.push(entry)
+  }
   nextCallId = id
   outstanding += 1
   return id
@@ -260,6 +281,7 @@ function pumpReplies(): void {
 function startRun(message: { code?: unknown; names?: unknown; limit?: unknown; lines?: unknown }): void {
   if (started) return
   started = true
+  posted = 0
   limit = typeof message.limit === 'number' ? message.limit : 0
   if (typeof message.lines === 'number') lineLimit = message.lines
   if (typeof message.code !== 'string' || typeof message.names !== 'string') {
@@ -268,7 +290,9 @@ function startRun(message: { code?: unknown; names?: unknown; limit?: unknown; l
   }
   const { code, names } = message
   enterGuest(() => {
-    const installed = vm.callFunction(kernel.install, vm.undefined, vm.newString(names))
+    const namesText = vm.newString(names)
+    const installed = vm.callFunction(kernel.install, vm.undefined, namesText)
+    namesText.dispose()
     if (installed.error !== undefined) {
       installed.error.dispose()
       finishRun(DoneStatus.EXCEPTION, 'malformed binding names')
@@ -316,6 +340,7 @@ async function boot(): Promise<void> {
   runtime = engine.runtime
   vm = engine.vm
   kernel = engine.kernel
+  warmUp(engine)
 }
 
 port.on('message', (message: { k?: unknown; r?: unknown } | null) => {
