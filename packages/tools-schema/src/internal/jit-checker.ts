@@ -1,8 +1,8 @@
-import { findJsonProblem, isPlainJsonObject } from './json-check'
+import { functionNodes } from './jit-function-nodes'
+import { findJsonProblem } from './json-check'
 import { findDuplicate } from './json-equal'
 import { codePointLength } from './keyword-messages'
 import {
-  allChildren,
   type SchemaNode,
   TYPE_ARRAY,
   TYPE_BOOLEAN,
@@ -12,6 +12,7 @@ import {
   TYPE_OBJECT,
   TYPE_STRING,
 } from './schema-node'
+import { findDiscriminator, haveDisjointTypes } from './union-dispatch'
 
 /**
  * The fast path: a generated boolean predicate, exact for JSON values and false for anything
@@ -22,8 +23,6 @@ import {
  */
 export type Predicate = (value: unknown) => boolean
 
-/** Schemas with more nodes than this are not code-generated (interpreter only). */
-const MAX_NODES = 2000
 /** Inline nesting beyond this starts a new function (keeps generated blocks shallow). */
 const MAX_INLINE_DEPTH = 12
 const MAX_CALL_DEPTH = 200
@@ -47,11 +46,12 @@ class Generator {
   private readonly pending: SchemaNode[] = []
   private names = 0
 
-  constructor(readonly functionNodes: ReadonlySet<SchemaNode>) {}
+  constructor(private readonly functionNodes: ReadonlySet<SchemaNode>) {}
 
+  /** A constant bound once outside the checks (`K3`), so the hot code reads a closure slot. */
   constant(value: unknown): string {
     this.constants.push(value)
-    return `K[${this.constants.length - 1}]`
+    return `K${this.constants.length - 1}`
   }
 
   name(prefix: string): string {
@@ -98,6 +98,8 @@ class Generator {
       code += `if (!(${this.member([node.constValue], node.constSet, v)})) break ${fail};\n`
     code += this.scalars(node, v, fail)
     code += this.applicators(node, v, fail, depth)
+    // A scalar enum/const already proved `v` a JSON scalar: container keywords cannot apply.
+    if (demandsScalar(node)) return code
     const arrayCode = this.array(node, v, fail, depth, delegated)
     const objectCode = this.object(node, v, fail, depth, delegated)
     if (node.types === TYPE_ARRAY) return code + arrayCode
@@ -156,26 +158,10 @@ class Generator {
 
   private applicators(node: SchemaNode, v: string, fail: string, depth: number): string {
     let code = ''
-    if (node.ref !== undefined) code += `if (!${this.functionFor(node.ref)}(${v}, d + 1)) break ${fail};\n`
+    if (node.ref !== undefined) code += this.child(node.ref, v, fail, depth)
     for (const branch of node.allOf) code += this.child(branch, v, fail, depth)
-    if (node.anyOf.length > 0) {
-      const ok = this.name('ok')
-      code += `${ok}: {\n`
-      for (const branch of node.anyOf) {
-        const b = this.name('b')
-        code += `${b}: {\n${this.child(branch, v, b, depth)}break ${ok};\n}\n`
-      }
-      code += `break ${fail};\n}\n`
-    }
-    if (node.oneOf.length > 0) {
-      const n = this.name('n')
-      code += `{ let ${n} = 0;\n`
-      for (const branch of node.oneOf) {
-        const b = this.name('b')
-        code += `${b}: {\n${this.child(branch, v, b, depth)}${n}++;\n}\n`
-      }
-      code += `if (${n} !== 1) break ${fail};\n}\n`
-    }
+    if (node.anyOf.length > 0) code += this.union(node.anyOf, false, v, fail, depth)
+    if (node.oneOf.length > 0) code += this.union(node.oneOf, true, v, fail, depth)
     if (node.not !== undefined) {
       const b = this.name('b')
       code += `${b}: {\n${this.child(node.not, v, b, depth)}break ${fail};\n}\n`
@@ -191,9 +177,43 @@ class Generator {
     return code
   }
 
+  /**
+   * `anyOf` (`exactlyOne` false) or `oneOf`. A discriminated union runs only the branch its tag
+   * names; branches of disjoint types cannot both match, so such a `oneOf` stops at the first
+   * match like `anyOf`; any other `oneOf` counts matches and fails at the second.
+   */
+  private union(branches: SchemaNode[], exactlyOne: boolean, v: string, fail: string, depth: number): string {
+    const tag = findDiscriminator(branches)
+    if (tag !== undefined) {
+      const t = this.name('t')
+      let code = `const ${t} = typeof ${v} === "object" && ${v} !== null && ${isJsonObject(v)} ? ${readMember(v, tag.key)} : undefined;\nswitch (${t}) {\n`
+      branches.forEach((branch, index) => {
+        code += tag.values[index]!.map((value) => `case ${JSON.stringify(value)}:`).join(' ')
+        code += ` {\n${this.child(branch, v, fail, depth)}break;\n}\n`
+      })
+      return `{\n${code}default: break ${fail};\n}\n}\n`
+    }
+    if (!exactlyOne || haveDisjointTypes(branches)) {
+      const ok = this.name('ok')
+      let code = `${ok}: {\n`
+      for (const branch of branches) {
+        const b = this.name('b')
+        code += `${b}: {\n${this.child(branch, v, b, depth)}break ${ok};\n}\n`
+      }
+      return `${code}break ${fail};\n}\n`
+    }
+    const n = this.name('n')
+    let code = `{ let ${n} = 0;\n`
+    for (const branch of branches) {
+      const b = this.name('b')
+      code += `${b}: {\n${this.child(branch, v, b, depth)}if (++${n} > 1) break ${fail};\n}\n`
+    }
+    return `${code}if (${n} === 0) break ${fail};\n}\n`
+  }
+
   private array(node: SchemaNode, v: string, fail: string, depth: number, delegated: boolean): string {
     if (!node.arrayKeywords) return delegated ? '' : `if (!IJ(${v})) break ${fail};\n`
-    let code = delegated ? '' : `if (GP(${v}) !== AP) break ${fail};\n`
+    let code = delegated ? '' : `if (${prototypeOf(v)} !== AP) break ${fail};\n`
     if (node.minItems !== undefined) code += `if (${v}.length < ${node.minItems}) break ${fail};\n`
     if (node.maxItems !== undefined) code += `if (${v}.length > ${node.maxItems}) break ${fail};\n`
     if (node.uniqueItems) code += `if (!UQ(${v})) break ${fail};\n`
@@ -223,10 +243,10 @@ class Generator {
 
   private object(node: SchemaNode, v: string, fail: string, depth: number, delegated: boolean): string {
     if (!node.objectKeywords) return delegated ? '' : `if (!IJ(${v})) break ${fail};\n`
-    let code = delegated ? '' : `if (!JO(${v})) break ${fail};\n`
+    let code = delegated ? '' : `if (!${isJsonObject(v)}) break ${fail};\n`
     if (node.minProperties !== undefined || node.maxProperties !== undefined) {
       const n = this.name('n')
-      code += `{ const ${n} = Object.keys(${v}).length;\n`
+      code += `{ const ${n} = NK(${v});\n`
       if (node.minProperties !== undefined) code += `if (${n} < ${node.minProperties}) break ${fail};\n`
       if (node.maxProperties !== undefined) code += `if (${n} > ${node.maxProperties}) break ${fail};\n`
       code += '}\n'
@@ -235,11 +255,7 @@ class Generator {
     node.propertyKeys.forEach((key, index) => {
       const quoted = JSON.stringify(key)
       const a = this.name('a')
-      const read =
-        key in Object.prototype
-          ? `(H.call(${v}, ${quoted}) ? ${v}[${quoted}] : undefined)`
-          : `${v}[${quoted}]`
-      code += `{ const ${a} = ${read};\nif (${a} === undefined) { if (${required.has(key) ? 'true' : `H.call(${v}, ${quoted})`}) break ${fail}; }\n`
+      code += `{ const ${a} = ${readMember(v, key)};\nif (${a} === undefined) { if (${required.has(key) ? 'true' : `H.call(${v}, ${quoted})`}) break ${fail}; }\n`
       code += `else {\n${this.child(node.propertyNodes[index]!, a, fail, depth)}}\n}\n`
       required.delete(key)
     })
@@ -285,6 +301,41 @@ class Generator {
 }
 
 /**
+ * `Object.getPrototypeOf(v)` after a `"length" in v` probe. The probe never runs an accessor
+ * (`in` only asks whether the member exists; only a Proxy's `has` trap runs, as its
+ * `getPrototypeOf` trap would anyway), and it records `v`'s hidden class, which lets V8 fold the
+ * prototype read into a constant: without it the call costs more than all other checks of a
+ * small object together (measured with bench/schema-full.ts, recursive tree).
+ */
+function prototypeOf(v: string): string {
+  return `("length" in ${v}, GP(${v}))`
+}
+
+/** True when `v` (an object, not an array) has Object's or a null prototype, as JSON objects do. */
+function isJsonObject(v: string): string {
+  return `(("length" in ${v}, PO(${v})))`
+}
+
+/** A declared member read as an ordinary property; inherited `Object.prototype` names count as absent. */
+function readMember(v: string, key: string): string {
+  const quoted = JSON.stringify(key)
+  return key in Object.prototype
+    ? `(H.call(${v}, ${quoted}) ? ${v}[${quoted}] : undefined)`
+    : `${v}[${quoted}]`
+}
+
+function isScalar(value: unknown): boolean {
+  return typeof value !== 'object' || value === null
+}
+
+/** True when `enum` or `const` admits only scalars (the value is then a JSON scalar). */
+function demandsScalar(node: SchemaNode): boolean {
+  return (
+    (node.constSet !== undefined && isScalar(node.constValue)) || node.enumValues?.every(isScalar) === true
+  )
+}
+
+/**
  * Reads an undeclared member without running an accessor: the interpreter reports accessors
  * among undeclared members as non-JSON, so the generated check must not pass them. `DV` returns
  * `B` (the bail sentinel) for an accessor, which fails the check and lets the interpreter explain.
@@ -307,32 +358,36 @@ function typeCondition(types: number, v: string): string {
   return parts.join(' || ')
 }
 
-/** Nodes that get their own function: the root, `$ref` targets and nodes with several parents. */
-function functionNodes(root: SchemaNode): Set<SchemaNode> | undefined {
-  const parents = new Map<SchemaNode, number>([[root, 1]])
-  const out = new Set<SchemaNode>([root])
-  const stack = [root]
-  while (stack.length > 0) {
-    const node = stack.pop()!
-    if (node.ref !== undefined) out.add(node.ref)
-    for (const child of allChildren(node)) {
-      const seen = parents.get(child)
-      parents.set(child, (seen ?? 0) + 1)
-      if (seen === undefined) {
-        if (parents.size > MAX_NODES) return undefined
-        stack.push(child)
-      } else out.add(child)
-    }
-  }
-  return out
-}
-
 function isJson(value: unknown): boolean {
   return findJsonProblem(value) === undefined
 }
 
-function isJsonObject(value: object): boolean {
-  return isPlainJsonObject(value) && Object.getOwnPropertySymbols(value).length === 0
+/**
+ * An object schema accepts only objects JSON can produce (Object or null prototype); callers
+ * have excluded arrays. Symbol keys of such an object are not looked at (README: typed objects).
+ */
+function hasJsonObjectPrototype(value: object): boolean {
+  const proto = Object.getPrototypeOf(value)
+  return proto === Object.prototype || proto === null
+}
+
+/** `Object.keys(value).length` without building the array. */
+function countOwnKeys(value: object): number {
+  let count = 0
+  for (const key in value) if (Object.hasOwn(value, key)) count++
+  return count
+}
+
+// Below this length `uniqueItems` of scalars compares pairwise: cheaper than building two maps.
+const PAIRWISE_UNIQUE = 16
+
+function allUnique(items: unknown[]): boolean {
+  const length = items.length
+  if (length <= PAIRWISE_UNIQUE && items.every(isScalar)) {
+    for (let j = 1; j < length; j++) for (let i = 0; i < j; i++) if (items[i] === items[j]) return false
+    return true
+  }
+  return findDuplicate(items) === undefined
 }
 
 /** An own member's value, or {@link BAIL} when it is an accessor (never invoked). */
@@ -349,30 +404,34 @@ export function compilePredicate(root: SchemaNode): Predicate | null {
   const generator = new Generator(nodes)
   const entry = generator.functionFor(root)
   generator.generateAll()
+  // Constants become closure slots of the factory (`const K3 = K[3]`), read without an index.
+  const constants = generator.constants.map((_, i) => `const K${i} = K[${i}];\n`).join('')
   try {
     const factory = new Function(
       'K',
       'B',
       'H',
       'IJ',
-      'JO',
+      'PO',
+      'NK',
       'CP',
       'GP',
       'AP',
       'UQ',
       'DV',
-      `${generator.bodies.join('\n')}\nreturn ${entry};`,
+      `${constants}${generator.bodies.join('\n')}\nreturn ${entry};`,
     )
     const check = factory(
       generator.constants,
       BAIL,
       Object.prototype.hasOwnProperty,
       isJson,
-      isJsonObject,
+      hasJsonObjectPrototype,
+      countOwnKeys,
       codePointLength,
       Object.getPrototypeOf,
       Array.prototype,
-      (items: unknown[]) => findDuplicate(items) === undefined,
+      allUnique,
       ownDataOrBail,
     ) as (value: unknown, depth: number) => boolean
     return (value) => check(value, 0)
