@@ -1,13 +1,17 @@
 import { functionNodes } from './jit-function-nodes'
-import { findJsonProblem } from './json-check'
-import { findDuplicate } from './json-equal'
-import { codePointLength } from './keyword-messages'
+import { JIT_RUNTIME } from './jit-runtime'
+import {
+  demandsScalar,
+  isJsonObject,
+  prototypeOf,
+  readMember,
+  readUndeclared,
+  typeCondition,
+} from './jit-snippets'
 import {
   type SchemaNode,
   TYPE_ARRAY,
-  TYPE_BOOLEAN,
   TYPE_INTEGER,
-  TYPE_NULL,
   TYPE_NUMBER,
   TYPE_OBJECT,
   TYPE_STRING,
@@ -28,9 +32,6 @@ const MAX_INLINE_DEPTH = 12
 const MAX_CALL_DEPTH = 200
 const MAX_INLINE_ENUM = 8
 const NUMERIC = TYPE_NUMBER | TYPE_INTEGER
-
-/** Thrown by generated code when recursion gets too deep; means "ask the interpreter". */
-export const BAIL = Symbol('bail')
 
 let enabled = true
 
@@ -300,102 +301,6 @@ class Generator {
   }
 }
 
-/**
- * `Object.getPrototypeOf(v)` after a `"length" in v` probe. The probe never runs an accessor
- * (`in` only asks whether the member exists; only a Proxy's `has` trap runs, as its
- * `getPrototypeOf` trap would anyway), and it records `v`'s hidden class, which lets V8 fold the
- * prototype read into a constant: without it the call costs more than all other checks of a
- * small object together (measured with bench/schema-full.ts, recursive tree).
- */
-function prototypeOf(v: string): string {
-  return `("length" in ${v}, GP(${v}))`
-}
-
-/** True when `v` (an object, not an array) has Object's or a null prototype, as JSON objects do. */
-function isJsonObject(v: string): string {
-  return `(("length" in ${v}, PO(${v})))`
-}
-
-/** A declared member read as an ordinary property; inherited `Object.prototype` names count as absent. */
-function readMember(v: string, key: string): string {
-  const quoted = JSON.stringify(key)
-  return key in Object.prototype
-    ? `(H.call(${v}, ${quoted}) ? ${v}[${quoted}] : undefined)`
-    : `${v}[${quoted}]`
-}
-
-function isScalar(value: unknown): boolean {
-  return typeof value !== 'object' || value === null
-}
-
-/** True when `enum` or `const` admits only scalars (the value is then a JSON scalar). */
-function demandsScalar(node: SchemaNode): boolean {
-  return (
-    (node.constSet !== undefined && isScalar(node.constValue)) || node.enumValues?.every(isScalar) === true
-  )
-}
-
-/**
- * Reads an undeclared member without running an accessor: the interpreter reports accessors
- * among undeclared members as non-JSON, so the generated check must not pass them. `DV` returns
- * `B` (the bail sentinel) for an accessor, which fails the check and lets the interpreter explain.
- */
-function readUndeclared(m: string, v: string, k: string, fail: string): string {
-  return `const ${m} = DV(${v}, ${k});
-if (${m} === B) break ${fail};
-`
-}
-
-function typeCondition(types: number, v: string): string {
-  const parts: string[] = []
-  if (types & TYPE_STRING) parts.push(`typeof ${v} === "string"`)
-  if (types & TYPE_NUMBER) parts.push(`(typeof ${v} === "number" && ${v} - ${v} === 0)`)
-  else if (types & TYPE_INTEGER) parts.push(`Number.isInteger(${v})`)
-  if (types & TYPE_BOOLEAN) parts.push(`typeof ${v} === "boolean"`)
-  if (types & TYPE_NULL) parts.push(`${v} === null`)
-  if (types & TYPE_ARRAY) parts.push(`Array.isArray(${v})`)
-  if (types & TYPE_OBJECT) parts.push(`(typeof ${v} === "object" && ${v} !== null && !Array.isArray(${v}))`)
-  return parts.join(' || ')
-}
-
-function isJson(value: unknown): boolean {
-  return findJsonProblem(value) === undefined
-}
-
-/**
- * An object schema accepts only objects JSON can produce (Object or null prototype); callers
- * have excluded arrays. Symbol keys of such an object are not looked at (README: typed objects).
- */
-function hasJsonObjectPrototype(value: object): boolean {
-  const proto = Object.getPrototypeOf(value)
-  return proto === Object.prototype || proto === null
-}
-
-/** `Object.keys(value).length` without building the array. */
-function countOwnKeys(value: object): number {
-  let count = 0
-  for (const key in value) if (Object.hasOwn(value, key)) count++
-  return count
-}
-
-// Below this length `uniqueItems` of scalars compares pairwise: cheaper than building two maps.
-const PAIRWISE_UNIQUE = 16
-
-function allUnique(items: unknown[]): boolean {
-  const length = items.length
-  if (length <= PAIRWISE_UNIQUE && items.every(isScalar)) {
-    for (let j = 1; j < length; j++) for (let i = 0; i < j; i++) if (items[i] === items[j]) return false
-    return true
-  }
-  return findDuplicate(items) === undefined
-}
-
-/** An own member's value, or {@link BAIL} when it is an accessor (never invoked). */
-function ownDataOrBail(object: object, key: string): unknown {
-  const descriptor = Object.getOwnPropertyDescriptor(object, key)
-  return descriptor === undefined || !('value' in descriptor) ? BAIL : descriptor.value
-}
-
 /** Generates the predicate for a compiled schema, or null (too big, or `new Function` refused). */
 export function compilePredicate(root: SchemaNode): Predicate | null {
   if (!enabled) return null
@@ -406,34 +311,17 @@ export function compilePredicate(root: SchemaNode): Predicate | null {
   generator.generateAll()
   // Constants become closure slots of the factory (`const K3 = K[3]`), read without an index.
   const constants = generator.constants.map((_, i) => `const K${i} = K[${i}];\n`).join('')
+  const names = Object.keys(JIT_RUNTIME)
   try {
     const factory = new Function(
       'K',
-      'B',
-      'H',
-      'IJ',
-      'PO',
-      'NK',
-      'CP',
-      'GP',
-      'AP',
-      'UQ',
-      'DV',
+      ...names,
       `${constants}${generator.bodies.join('\n')}\nreturn ${entry};`,
     )
-    const check = factory(
-      generator.constants,
-      BAIL,
-      Object.prototype.hasOwnProperty,
-      isJson,
-      hasJsonObjectPrototype,
-      countOwnKeys,
-      codePointLength,
-      Object.getPrototypeOf,
-      Array.prototype,
-      allUnique,
-      ownDataOrBail,
-    ) as (value: unknown, depth: number) => boolean
+    const check = factory(generator.constants, ...names.map((name) => JIT_RUNTIME[name])) as (
+      value: unknown,
+      depth: number,
+    ) => boolean
     return (value) => check(value, 0)
   } catch {
     return null

@@ -1,3 +1,4 @@
+import { isScalarValue } from './json-equal'
 import { type SchemaNode, TYPE_INTEGER, TYPE_NUMBER, TYPE_OBJECT } from './schema-node'
 
 /**
@@ -18,16 +19,11 @@ type Scalar = string | number | boolean | null
 // How far `$ref`/`allOf` are followed looking for the tag (schemas from generators nest 1–2 deep).
 const MAX_FOLLOW = 4
 
-function isScalar(value: unknown): value is Scalar {
-  return (
-    value === null || typeof value === 'string' || typeof value === 'boolean' || typeof value === 'number'
-  )
-}
-
 /** The scalar values a property node demands, or undefined when it allows more. */
 function demandedScalars(node: SchemaNode): readonly Scalar[] | undefined {
-  if (node.constSet !== undefined) return isScalar(node.constValue) ? [node.constValue] : undefined
-  if (node.enumValues?.every(isScalar)) return node.enumValues as Scalar[]
+  if (node.constSet !== undefined)
+    return isScalarValue(node.constValue) ? [node.constValue as Scalar] : undefined
+  if (node.enumValues?.every(isScalarValue)) return node.enumValues as Scalar[]
   return undefined
 }
 
