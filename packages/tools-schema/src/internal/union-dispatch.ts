@@ -16,8 +16,11 @@ export interface Discriminator {
 
 type Scalar = string | number | boolean | null
 
-// How far `$ref`/`allOf` are followed looking for the tag (schemas from generators nest 1–2 deep).
+// How far `$ref`/`allOf` are followed looking for the tag (schemas from generators nest 1–2
+// deep), and how many nodes and tag names are looked at: a hostile schema cannot make this slow.
 const MAX_FOLLOW = 4
+const MAX_CONJUNCTS = 16
+const MAX_CANDIDATES = 8
 
 /** The scalar values a property node demands, or undefined when it allows more. */
 function demandedScalars(node: SchemaNode): readonly Scalar[] | undefined {
@@ -27,30 +30,49 @@ function demandedScalars(node: SchemaNode): readonly Scalar[] | undefined {
   return undefined
 }
 
-/**
- * The values of `key` that every value valid against `node` has, where `node` also demands an
- * object with `key` present; undefined when `node` does not demand that.
- */
-function tagValues(node: SchemaNode, key: string, follow: number): readonly Scalar[] | undefined {
-  if (node.types === TYPE_OBJECT && node.required.includes(key)) {
-    const property = node.properties?.get(key)
-    const values = property === undefined ? undefined : demandedScalars(property)
-    if (values !== undefined) return values
+/** `node` and the nodes it also applies through `$ref` and `allOf` (a bounded, deduplicated walk). */
+function conjuncts(node: SchemaNode): SchemaNode[] {
+  const out = [node]
+  let level = [node]
+  for (let depth = 0; depth < MAX_FOLLOW && level.length > 0; depth++) {
+    const next: SchemaNode[] = []
+    for (const current of level) {
+      for (const part of current.ref === undefined ? current.allOf : [current.ref, ...current.allOf]) {
+        if (out.includes(part)) continue
+        if (out.length === MAX_CONJUNCTS) return out
+        out.push(part)
+        next.push(part)
+      }
+    }
+    level = next
   }
-  if (follow === 0) return undefined
-  for (const part of node.ref === undefined ? node.allOf : [node.ref, ...node.allOf]) {
-    const values = tagValues(part, key, follow - 1)
+  return out
+}
+
+/**
+ * The values of `key` that every value valid against one of `parts` (a branch's conjuncts) has,
+ * where that part also demands an object with `key` present; undefined when none demands that.
+ */
+function tagValues(parts: readonly SchemaNode[], key: string): readonly Scalar[] | undefined {
+  for (const part of parts) {
+    if (part.types !== TYPE_OBJECT || !part.required.includes(key)) continue
+    const property = part.properties?.get(key)
+    const values = property === undefined ? undefined : demandedScalars(property)
     if (values !== undefined) return values
   }
   return undefined
 }
 
-/** Candidate tag names: properties the first branch (or what it refers to) declares. */
-function candidateKeys(node: SchemaNode, follow: number, out: Set<string>): Set<string> {
-  for (const key of node.required) out.add(key)
-  if (follow > 0)
-    for (const part of node.ref === undefined ? node.allOf : [node.ref, ...node.allOf])
-      candidateKeys(part, follow - 1, out)
+/** Tag names worth trying: those the first branch demands with scalar values. */
+function candidateKeys(parts: readonly SchemaNode[]): string[] {
+  const out: string[] = []
+  for (const part of parts) {
+    if (part.types !== TYPE_OBJECT) continue
+    for (const key of part.required) {
+      if (out.length === MAX_CANDIDATES) return out
+      if (!out.includes(key) && tagValues([part], key) !== undefined) out.push(key)
+    }
+  }
   return out
 }
 
@@ -61,11 +83,12 @@ function candidateKeys(node: SchemaNode, follow: number, out: Set<string>): Set<
  */
 export function findDiscriminator(branches: readonly SchemaNode[]): Discriminator | undefined {
   if (branches.length < 2) return undefined
-  for (const key of candidateKeys(branches[0]!, MAX_FOLLOW, new Set())) {
+  const parts = branches.map(conjuncts)
+  for (const key of candidateKeys(parts[0]!)) {
     const seen = new Set<Scalar>()
     const values: (readonly Scalar[])[] = []
-    for (const branch of branches) {
-      const tags = tagValues(branch, key, MAX_FOLLOW)
+    for (const branchParts of parts) {
+      const tags = tagValues(branchParts, key)
       // Set membership is SameValueZero: 0 and -0 collide, as JSON equality wants.
       if (tags === undefined || tags.some((tag) => seen.has(tag))) break
       for (const tag of tags) seen.add(tag)
