@@ -76,7 +76,7 @@ class Tagged {
 /** Non-JSON members the interpreter must agree on (ajv is not asked about them). */
 const hostile = [new Tagged(), Object.assign(Object.create(null), { kind: 'a', x: 's' }), new Map()]
 
-describe('union dispatch', () => {
+describe('union dispatch', { timeout: 600_000 }, () => {
   afterAll(() => setFastChecksEnabled(true))
 
   it('never changes a result: generated tagged unions against the interpreter and ajv', () => {
