@@ -16,6 +16,7 @@ import {
   TYPE_OBJECT,
   TYPE_STRING,
 } from './schema-node'
+import { readSimplePattern, simplePatternFunction } from './simple-pattern'
 import { findDiscriminator, haveDisjointTypes } from './union-dispatch'
 
 /**
@@ -45,6 +46,7 @@ class Generator {
   readonly functions = new Map<SchemaNode, string>()
   readonly bodies: string[] = []
   private readonly pending: SchemaNode[] = []
+  private readonly patterns = new Map<string, string>()
   private names = 0
 
   constructor(private readonly functionNodes: ReadonlySet<SchemaNode>) {}
@@ -57,6 +59,19 @@ class Generator {
 
   name(prefix: string): string {
     return `${prefix}${this.names++}`
+  }
+
+  /** An expression testing string `x` against `regex`: a char-code loop for simple shapes. */
+  matches(regex: RegExp, x: string): string {
+    let name = this.patterns.get(regex.source)
+    if (name === undefined) {
+      const simple = readSimplePattern(regex.source)
+      if (simple === undefined) return `${this.constant(regex)}.test(${x})`
+      name = this.name('P')
+      this.patterns.set(regex.source, name)
+      this.bodies.push(simplePatternFunction(name, simple))
+    }
+    return `${name}(${x})`
   }
 
   functionFor(node: SchemaNode): string {
@@ -145,7 +160,7 @@ class Generator {
       text += `if (${v}.length < ${node.minLength} || (${v}.length < ${2 * node.minLength} && CP(${v}) < ${node.minLength})) break ${fail};\n`
     if (node.maxLength !== undefined)
       text += `if (${v}.length > ${node.maxLength} && CP(${v}) > ${node.maxLength}) break ${fail};\n`
-    if (node.pattern !== undefined) text += `if (!${this.constant(node.pattern)}.test(${v})) break ${fail};\n`
+    if (node.pattern !== undefined) text += `if (!${this.matches(node.pattern, v)}) break ${fail};\n`
     if (node.format !== undefined) text += `if (!${this.constant(node.format)}(${v})) break ${fail};\n`
     let code = ''
     if (numeric !== '')
@@ -288,7 +303,7 @@ class Generator {
     loop += `let ${covered} = ${known};\n`
     for (const entry of node.patternProperties) {
       const m = this.name('m')
-      loop += `if (${this.constant(entry.regex)}.test(${k})) { ${covered} = true; ${readUndeclared(m, v, k, fail)}${this.child(entry.node, m, fail, depth)}}\n`
+      loop += `if (${this.matches(entry.regex, k)}) { ${covered} = true; ${readUndeclared(m, v, k, fail)}${this.child(entry.node, m, fail, depth)}}\n`
     }
     if (node.additionalProperties !== undefined) {
       const m = this.name('m')
