@@ -1,17 +1,23 @@
-import { findJsonProblem, isPlainJsonObject } from './json-check'
-import { findDuplicate } from './json-equal'
-import { codePointLength } from './keyword-messages'
+import { functionNodes } from './jit-function-nodes'
+import { JIT_RUNTIME } from './jit-runtime'
 import {
-  allChildren,
+  demandsScalar,
+  isJsonObject,
+  prototypeOf,
+  readMember,
+  readUndeclared,
+  typeCondition,
+} from './jit-snippets'
+import {
   type SchemaNode,
   TYPE_ARRAY,
-  TYPE_BOOLEAN,
   TYPE_INTEGER,
-  TYPE_NULL,
   TYPE_NUMBER,
   TYPE_OBJECT,
   TYPE_STRING,
 } from './schema-node'
+import { readSimplePattern, simplePatternFunction } from './simple-pattern'
+import { findDiscriminator, haveDisjointTypes } from './union-dispatch'
 
 /**
  * The fast path: a generated boolean predicate, exact for JSON values and false for anything
@@ -22,16 +28,11 @@ import {
  */
 export type Predicate = (value: unknown) => boolean
 
-/** Schemas with more nodes than this are not code-generated (interpreter only). */
-const MAX_NODES = 2000
 /** Inline nesting beyond this starts a new function (keeps generated blocks shallow). */
 const MAX_INLINE_DEPTH = 12
 const MAX_CALL_DEPTH = 200
 const MAX_INLINE_ENUM = 8
 const NUMERIC = TYPE_NUMBER | TYPE_INTEGER
-
-/** Thrown by generated code when recursion gets too deep; means "ask the interpreter". */
-export const BAIL = Symbol('bail')
 
 let enabled = true
 
@@ -45,17 +46,32 @@ class Generator {
   readonly functions = new Map<SchemaNode, string>()
   readonly bodies: string[] = []
   private readonly pending: SchemaNode[] = []
+  private readonly patterns = new Map<string, string>()
   private names = 0
 
-  constructor(readonly functionNodes: ReadonlySet<SchemaNode>) {}
+  constructor(private readonly functionNodes: ReadonlySet<SchemaNode>) {}
 
+  /** A constant bound once outside the checks (`K3`), so the hot code reads a closure slot. */
   constant(value: unknown): string {
     this.constants.push(value)
-    return `K[${this.constants.length - 1}]`
+    return `K${this.constants.length - 1}`
   }
 
   name(prefix: string): string {
     return `${prefix}${this.names++}`
+  }
+
+  /** An expression testing string `x` against `regex`: a char-code loop for simple shapes. */
+  matches(regex: RegExp, x: string): string {
+    let name = this.patterns.get(regex.source)
+    if (name === undefined) {
+      const simple = readSimplePattern(regex.source)
+      if (simple === undefined) return `${this.constant(regex)}.test(${x})`
+      name = this.name('P')
+      this.patterns.set(regex.source, name)
+      this.bodies.push(simplePatternFunction(name, simple))
+    }
+    return `${name}(${x})`
   }
 
   functionFor(node: SchemaNode): string {
@@ -98,6 +114,8 @@ class Generator {
       code += `if (!(${this.member([node.constValue], node.constSet, v)})) break ${fail};\n`
     code += this.scalars(node, v, fail)
     code += this.applicators(node, v, fail, depth)
+    // A scalar enum/const already proved `v` a JSON scalar: container keywords cannot apply.
+    if (demandsScalar(node)) return code
     const arrayCode = this.array(node, v, fail, depth, delegated)
     const objectCode = this.object(node, v, fail, depth, delegated)
     if (node.types === TYPE_ARRAY) return code + arrayCode
@@ -142,7 +160,7 @@ class Generator {
       text += `if (${v}.length < ${node.minLength} || (${v}.length < ${2 * node.minLength} && CP(${v}) < ${node.minLength})) break ${fail};\n`
     if (node.maxLength !== undefined)
       text += `if (${v}.length > ${node.maxLength} && CP(${v}) > ${node.maxLength}) break ${fail};\n`
-    if (node.pattern !== undefined) text += `if (!${this.constant(node.pattern)}.test(${v})) break ${fail};\n`
+    if (node.pattern !== undefined) text += `if (!${this.matches(node.pattern, v)}) break ${fail};\n`
     if (node.format !== undefined) text += `if (!${this.constant(node.format)}(${v})) break ${fail};\n`
     let code = ''
     if (numeric !== '')
@@ -156,26 +174,10 @@ class Generator {
 
   private applicators(node: SchemaNode, v: string, fail: string, depth: number): string {
     let code = ''
-    if (node.ref !== undefined) code += `if (!${this.functionFor(node.ref)}(${v}, d + 1)) break ${fail};\n`
+    if (node.ref !== undefined) code += this.child(node.ref, v, fail, depth)
     for (const branch of node.allOf) code += this.child(branch, v, fail, depth)
-    if (node.anyOf.length > 0) {
-      const ok = this.name('ok')
-      code += `${ok}: {\n`
-      for (const branch of node.anyOf) {
-        const b = this.name('b')
-        code += `${b}: {\n${this.child(branch, v, b, depth)}break ${ok};\n}\n`
-      }
-      code += `break ${fail};\n}\n`
-    }
-    if (node.oneOf.length > 0) {
-      const n = this.name('n')
-      code += `{ let ${n} = 0;\n`
-      for (const branch of node.oneOf) {
-        const b = this.name('b')
-        code += `${b}: {\n${this.child(branch, v, b, depth)}${n}++;\n}\n`
-      }
-      code += `if (${n} !== 1) break ${fail};\n}\n`
-    }
+    if (node.anyOf.length > 0) code += this.union(node.anyOf, false, v, fail, depth)
+    if (node.oneOf.length > 0) code += this.union(node.oneOf, true, v, fail, depth)
     if (node.not !== undefined) {
       const b = this.name('b')
       code += `${b}: {\n${this.child(node.not, v, b, depth)}break ${fail};\n}\n`
@@ -191,9 +193,43 @@ class Generator {
     return code
   }
 
+  /**
+   * `anyOf` (`exactlyOne` false) or `oneOf`. A discriminated union runs only the branch its tag
+   * names; branches of disjoint types cannot both match, so such a `oneOf` stops at the first
+   * match like `anyOf`; any other `oneOf` counts matches and fails at the second.
+   */
+  private union(branches: SchemaNode[], exactlyOne: boolean, v: string, fail: string, depth: number): string {
+    const tag = findDiscriminator(branches)
+    if (tag !== undefined) {
+      const t = this.name('t')
+      let code = `const ${t} = typeof ${v} === "object" && ${v} !== null && ${isJsonObject(v)} ? ${readMember(v, tag.key)} : undefined;\nswitch (${t}) {\n`
+      branches.forEach((branch, index) => {
+        code += tag.values[index]!.map((value) => `case ${JSON.stringify(value)}:`).join(' ')
+        code += ` {\n${this.child(branch, v, fail, depth)}break;\n}\n`
+      })
+      return `{\n${code}default: break ${fail};\n}\n}\n`
+    }
+    if (!exactlyOne || haveDisjointTypes(branches)) {
+      const ok = this.name('ok')
+      let code = `${ok}: {\n`
+      for (const branch of branches) {
+        const b = this.name('b')
+        code += `${b}: {\n${this.child(branch, v, b, depth)}break ${ok};\n}\n`
+      }
+      return `${code}break ${fail};\n}\n`
+    }
+    const n = this.name('n')
+    let code = `{ let ${n} = 0;\n`
+    for (const branch of branches) {
+      const b = this.name('b')
+      code += `${b}: {\n${this.child(branch, v, b, depth)}if (++${n} > 1) break ${fail};\n}\n`
+    }
+    return `${code}if (${n} === 0) break ${fail};\n}\n`
+  }
+
   private array(node: SchemaNode, v: string, fail: string, depth: number, delegated: boolean): string {
     if (!node.arrayKeywords) return delegated ? '' : `if (!IJ(${v})) break ${fail};\n`
-    let code = delegated ? '' : `if (GP(${v}) !== AP) break ${fail};\n`
+    let code = delegated ? '' : `if (${prototypeOf(v)} !== AP) break ${fail};\n`
     if (node.minItems !== undefined) code += `if (${v}.length < ${node.minItems}) break ${fail};\n`
     if (node.maxItems !== undefined) code += `if (${v}.length > ${node.maxItems}) break ${fail};\n`
     if (node.uniqueItems) code += `if (!UQ(${v})) break ${fail};\n`
@@ -223,10 +259,10 @@ class Generator {
 
   private object(node: SchemaNode, v: string, fail: string, depth: number, delegated: boolean): string {
     if (!node.objectKeywords) return delegated ? '' : `if (!IJ(${v})) break ${fail};\n`
-    let code = delegated ? '' : `if (!JO(${v})) break ${fail};\n`
+    let code = delegated ? '' : `if (!${isJsonObject(v)}) break ${fail};\n`
     if (node.minProperties !== undefined || node.maxProperties !== undefined) {
       const n = this.name('n')
-      code += `{ const ${n} = Object.keys(${v}).length;\n`
+      code += `{ const ${n} = NK(${v});\n`
       if (node.minProperties !== undefined) code += `if (${n} < ${node.minProperties}) break ${fail};\n`
       if (node.maxProperties !== undefined) code += `if (${n} > ${node.maxProperties}) break ${fail};\n`
       code += '}\n'
@@ -235,11 +271,7 @@ class Generator {
     node.propertyKeys.forEach((key, index) => {
       const quoted = JSON.stringify(key)
       const a = this.name('a')
-      const read =
-        key in Object.prototype
-          ? `(H.call(${v}, ${quoted}) ? ${v}[${quoted}] : undefined)`
-          : `${v}[${quoted}]`
-      code += `{ const ${a} = ${read};\nif (${a} === undefined) { if (${required.has(key) ? 'true' : `H.call(${v}, ${quoted})`}) break ${fail}; }\n`
+      code += `{ const ${a} = ${readMember(v, key)};\nif (${a} === undefined) { if (${required.has(key) ? 'true' : `H.call(${v}, ${quoted})`}) break ${fail}; }\n`
       code += `else {\n${this.child(node.propertyNodes[index]!, a, fail, depth)}}\n}\n`
       required.delete(key)
     })
@@ -271,7 +303,7 @@ class Generator {
     loop += `let ${covered} = ${known};\n`
     for (const entry of node.patternProperties) {
       const m = this.name('m')
-      loop += `if (${this.constant(entry.regex)}.test(${k})) { ${covered} = true; ${readUndeclared(m, v, k, fail)}${this.child(entry.node, m, fail, depth)}}\n`
+      loop += `if (${this.matches(entry.regex, k)}) { ${covered} = true; ${readUndeclared(m, v, k, fail)}${this.child(entry.node, m, fail, depth)}}\n`
     }
     if (node.additionalProperties !== undefined) {
       const m = this.name('m')
@@ -284,63 +316,6 @@ class Generator {
   }
 }
 
-/**
- * Reads an undeclared member without running an accessor: the interpreter reports accessors
- * among undeclared members as non-JSON, so the generated check must not pass them. `DV` returns
- * `B` (the bail sentinel) for an accessor, which fails the check and lets the interpreter explain.
- */
-function readUndeclared(m: string, v: string, k: string, fail: string): string {
-  return `const ${m} = DV(${v}, ${k});
-if (${m} === B) break ${fail};
-`
-}
-
-function typeCondition(types: number, v: string): string {
-  const parts: string[] = []
-  if (types & TYPE_STRING) parts.push(`typeof ${v} === "string"`)
-  if (types & TYPE_NUMBER) parts.push(`(typeof ${v} === "number" && ${v} - ${v} === 0)`)
-  else if (types & TYPE_INTEGER) parts.push(`Number.isInteger(${v})`)
-  if (types & TYPE_BOOLEAN) parts.push(`typeof ${v} === "boolean"`)
-  if (types & TYPE_NULL) parts.push(`${v} === null`)
-  if (types & TYPE_ARRAY) parts.push(`Array.isArray(${v})`)
-  if (types & TYPE_OBJECT) parts.push(`(typeof ${v} === "object" && ${v} !== null && !Array.isArray(${v}))`)
-  return parts.join(' || ')
-}
-
-/** Nodes that get their own function: the root, `$ref` targets and nodes with several parents. */
-function functionNodes(root: SchemaNode): Set<SchemaNode> | undefined {
-  const parents = new Map<SchemaNode, number>([[root, 1]])
-  const out = new Set<SchemaNode>([root])
-  const stack = [root]
-  while (stack.length > 0) {
-    const node = stack.pop()!
-    if (node.ref !== undefined) out.add(node.ref)
-    for (const child of allChildren(node)) {
-      const seen = parents.get(child)
-      parents.set(child, (seen ?? 0) + 1)
-      if (seen === undefined) {
-        if (parents.size > MAX_NODES) return undefined
-        stack.push(child)
-      } else out.add(child)
-    }
-  }
-  return out
-}
-
-function isJson(value: unknown): boolean {
-  return findJsonProblem(value) === undefined
-}
-
-function isJsonObject(value: object): boolean {
-  return isPlainJsonObject(value) && Object.getOwnPropertySymbols(value).length === 0
-}
-
-/** An own member's value, or {@link BAIL} when it is an accessor (never invoked). */
-function ownDataOrBail(object: object, key: string): unknown {
-  const descriptor = Object.getOwnPropertyDescriptor(object, key)
-  return descriptor === undefined || !('value' in descriptor) ? BAIL : descriptor.value
-}
-
 /** Generates the predicate for a compiled schema, or null (too big, or `new Function` refused). */
 export function compilePredicate(root: SchemaNode): Predicate | null {
   if (!enabled) return null
@@ -349,32 +324,19 @@ export function compilePredicate(root: SchemaNode): Predicate | null {
   const generator = new Generator(nodes)
   const entry = generator.functionFor(root)
   generator.generateAll()
+  // Constants become closure slots of the factory (`const K3 = K[3]`), read without an index.
+  const constants = generator.constants.map((_, i) => `const K${i} = K[${i}];\n`).join('')
+  const names = Object.keys(JIT_RUNTIME)
   try {
     const factory = new Function(
       'K',
-      'B',
-      'H',
-      'IJ',
-      'JO',
-      'CP',
-      'GP',
-      'AP',
-      'UQ',
-      'DV',
-      `${generator.bodies.join('\n')}\nreturn ${entry};`,
+      ...names,
+      `${constants}${generator.bodies.join('\n')}\nreturn ${entry};`,
     )
-    const check = factory(
-      generator.constants,
-      BAIL,
-      Object.prototype.hasOwnProperty,
-      isJson,
-      isJsonObject,
-      codePointLength,
-      Object.getPrototypeOf,
-      Array.prototype,
-      (items: unknown[]) => findDuplicate(items) === undefined,
-      ownDataOrBail,
-    ) as (value: unknown, depth: number) => boolean
+    const check = factory(generator.constants, ...names.map((name) => JIT_RUNTIME[name])) as (
+      value: unknown,
+      depth: number,
+    ) => boolean
     return (value) => check(value, 0)
   } catch {
     return null

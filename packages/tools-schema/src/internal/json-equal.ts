@@ -40,6 +40,11 @@ export function canonicalJson(value: unknown): string {
   return out.join('')
 }
 
+/** True for a value that is not a container (JSON scalars compare by identity). */
+export function isScalarValue(value: unknown): boolean {
+  return typeof value !== 'object' || value === null
+}
+
 /** Membership test for `enum`: scalars by identity, containers by canonical text. */
 export class JsonValueSet {
   private readonly scalars = new Set<unknown>()
