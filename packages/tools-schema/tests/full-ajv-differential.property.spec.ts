@@ -37,8 +37,10 @@ function ajvFor(dialect: Dialect, formats: 'annotate' | 'assert') {
  * Documented disagreements (README "Differences from ajv"), each a bug on ajv's side:
  * - `uri-reference`: ajv-formats accepts a relative reference whose first segment contains ':'
  *   (`10:00:00`, `::1`); RFC 3986 §4.2 forbids it (it would parse as a scheme).
- * - `contains` beside an array-form `items` (draft-07 / 2019-09): ajv skips `contains`, so `[]`
- *   passes `{ items: [false], contains: true }`; the spec requires at least one match.
+ * - `contains` beside an array-form `items` (draft-07 / 2019-09) or `prefixItems` (2020-12): when a
+ *   positional schema is `false`, ajv skips `contains`, so `[]` passes `{ items: [false], contains:
+ *   true }` and `{ prefixItems: [true, false], contains: { enum: [-1] } }`; the spec requires at
+ *   least one match.
  * - `regex`: ajv-formats compiles the string without the `u` flag; we use the `u` flag, the
  *   same rule as `pattern` (so `\\Z` is not a regex for us).
  */
@@ -51,7 +53,9 @@ function knownDisagreement(schema: string, value: unknown): boolean {
   )
     return true
   if (schema.includes('"regex"') && typeof value === 'string' && !isUnicodeRegex(value)) return true
-  return schema.includes('"items":[') && schema.includes('"contains"')
+  return (
+    (schema.includes('"items":[') || schema.includes('"prefixItems":[')) && schema.includes('"contains"')
+  )
 }
 
 function isUnicodeRegex(source: string): boolean {
