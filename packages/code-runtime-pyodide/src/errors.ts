@@ -1,43 +1,38 @@
-/** The error codes this package throws. Run failures are never thrown: they are `CodeRunOutcome` data. */
-export const PyodideRuntimeErrorCode = {
-  /** The runtime configuration failed validation. */
-  INVALID_RUNTIME_CONFIG: 'INVALID_RUNTIME_CONFIG',
-} as const
+/**
+ * The errors this package throws: the runtime kit's classes, tagged with this package's name.
+ * Run failures are never thrown: they are `CodeRunOutcome` data.
+ */
+import {
+  CODE_RUNTIME_ERROR_CODES,
+  CodeRuntimeConfigError,
+  CodeRuntimeError,
+  type CodeRuntimeErrorCode,
+  isCodeRuntimeError,
+} from '@dsh/tools-codemode/runtime-kit'
+
+/** The package name every error of this runtime carries as its `runtime`. */
+const RUNTIME = '@dsh/code-runtime-pyodide'
+
+/** The error codes this package throws (the runtime kit's). */
+export const PyodideRuntimeErrorCode = CODE_RUNTIME_ERROR_CODES
 
 /** One of the {@link PyodideRuntimeErrorCode} values. */
-export type PyodideRuntimeErrorCode = (typeof PyodideRuntimeErrorCode)[keyof typeof PyodideRuntimeErrorCode]
+export type PyodideRuntimeErrorCode = CodeRuntimeErrorCode
 
-const brand = Symbol.for('@dsh/code-runtime-pyodide/error')
+/** Base class of the errors this package throws: the runtime kit's `CodeRuntimeError` (use {@link isPyodideRuntimeError} to tell runtimes apart). */
+export const PyodideRuntimeError = CodeRuntimeError
 
-/** Base class of the errors this package throws; recognised across package copies by {@link isPyodideRuntimeError}. */
-export class PyodideRuntimeError extends Error {
-  /** The error code. */
-  readonly code: PyodideRuntimeErrorCode
-  /** Brand shared by every copy of this package. */
-  readonly [brand] = true
-
-  constructor(code: PyodideRuntimeErrorCode, message: string, options?: ErrorOptions) {
-    super(message, options)
-    this.name = new.target.name
-    this.code = code
-  }
-}
+/** Base class of the errors this package throws. */
+export type PyodideRuntimeError = CodeRuntimeError
 
 /** The configuration is invalid (code `INVALID_RUNTIME_CONFIG`); `issues` lists every problem. */
-export class PyodideRuntimeConfigError extends PyodideRuntimeError {
-  /** One line per invalid field. */
-  readonly issues: readonly string[]
-
+export class PyodideRuntimeConfigError extends CodeRuntimeConfigError {
   constructor(issues: readonly string[]) {
-    super(
-      PyodideRuntimeErrorCode.INVALID_RUNTIME_CONFIG,
-      `invalid pyodide runtime config: ${issues.join('; ')}`,
-    )
-    this.issues = issues
+    super(RUNTIME, 'pyodide runtime', issues)
   }
 }
 
 /** Whether `value` is an error thrown by any copy of this package. */
-export function isPyodideRuntimeError(value: unknown): value is PyodideRuntimeError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true
+export function isPyodideRuntimeError(value: unknown): value is CodeRuntimeError {
+  return isCodeRuntimeError(value, RUNTIME)
 }

@@ -1,12 +1,9 @@
 // Public API of @dsh/code-runtime-pyodide. Explicit named re-exports only; no logic here.
 export {
-  type ConfigCheck,
   checkPyodideRuntimeConfig,
   DEFAULT_PYODIDE_RUNTIME_CONFIG,
-  MAX_TIMER_MS,
   PyodideRuntimeConfigSchema,
   resolvePyodideRuntimeConfig,
-  type StandardConfigSchema,
 } from './config'
 export {
   isPyodideRuntimeError,

@@ -4,8 +4,13 @@
  * no longer run. The slot is held until the worker has exited.
  */
 import type { CodeRunHost, CodeRunOutcome, CodeRunRequest, CodeRuntime } from '@dsh/tools-codemode'
+import {
+  failedOutcome,
+  RUN_ABORTED_MESSAGE,
+  RUNTIME_DISPOSED_MESSAGE,
+  Semaphore,
+} from '@dsh/tools-codemode/runtime-kit'
 import { resolvePyodideRuntimeConfig } from './config'
-import { Semaphore } from './pool/semaphore'
 import type { BootResult } from './pool/worker-handle'
 import { WorkerPool } from './pool/worker-pool'
 import { runSession } from './run/run-session'
@@ -90,26 +95,18 @@ export class PyodideRuntime implements CodeRuntime {
   }
 
   async #run(request: CodeRunRequest, host: CodeRunHost): Promise<CodeRunOutcome> {
-    const failure = (kind: 'abort' | 'exception' | 'worker-exit', message: string): CodeRunOutcome => ({
-      ok: false,
-      kind,
-      message,
-      logs: [],
-    })
-    if (this.disposed) return failure('abort', 'the code runtime was disposed')
-    if (host.signal.aborted) return failure('abort', 'the run was aborted')
-    if (!(await this.#slots.acquire(host.signal))) {
-      return failure('abort', this.disposed ? 'the code runtime was disposed' : 'the run was aborted')
-    }
+    const aborted = (): CodeRunOutcome =>
+      failedOutcome('abort', this.disposed ? RUNTIME_DISPOSED_MESSAGE : RUN_ABORTED_MESSAGE)
+    if (this.disposed || host.signal.aborted) return aborted()
+    if (!(await this.#slots.acquire(host.signal))) return aborted()
     const handle = this.#pool.take()
     try {
       const booted = await bootOrAbort(handle.booted, host.signal, this.#shutdown.signal)
       if (!booted.ok) {
         await handle.worker.terminate().catch(() => {})
         await handle.exited
-        if (this.disposed) return failure('abort', 'the code runtime was disposed')
-        if (host.signal.aborted) return failure('abort', 'the run was aborted')
-        return failure('worker-exit', booted.message)
+        if (this.disposed || host.signal.aborted) return aborted()
+        return failedOutcome('worker-exit', booted.message)
       }
       return await runSession(handle, {
         source: request.code,

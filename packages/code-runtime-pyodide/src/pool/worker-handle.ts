@@ -5,13 +5,10 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Worker, type WorkerOptions } from 'node:worker_threads'
-import { CALL_LIMITS } from '../run/call-limits'
-import {
-  BLOCKED_MODULES,
-  BOOTSTRAP_SOURCE,
-  REFUSED_IMPORT_PREFIXES,
-  REFUSED_IMPORTS,
-} from '../worker/bootstrap-source'
+import { describeWorkerError } from '@dsh/tools-codemode/runtime-kit'
+import type { HostPost } from '../protocol/messages'
+import { PYODIDE_WORKER_SOURCE } from '../worker/pyodide/generated/pyodide-worker-source'
+import type { PyodideWorkerData } from '../worker/pyodide/worker-data'
 
 /** Settles once the worker has booted: `true` when ready, otherwise the reason it failed. */
 export type BootResult =
@@ -37,16 +34,6 @@ export interface WorkerHandle {
 export interface SpawnOptions {
   readonly maxOldGenerationSizeMb: number
   readonly maxMemoryMb: number
-}
-
-/** Describe a worker `error` event for a failure message. */
-export function describeWorkerError(error: unknown, options: SpawnOptions): string {
-  const code = (error as { code?: unknown } | null)?.code
-  if (code === 'ERR_WORKER_OUT_OF_MEMORY') {
-    return `the worker ran out of memory (maxOldGenerationSizeMb: ${options.maxOldGenerationSizeMb})`
-  }
-  const message = (error as { message?: unknown } | null)?.message
-  return `the worker failed: ${typeof message === 'string' ? message : String(error)}`
 }
 
 let pyodideDirectory: string | undefined
@@ -76,12 +63,8 @@ function workerOptions(
       indexURL: `${directory}/`,
       interrupt,
       memoryLimitBytes: options.maxMemoryMb * 1024 * 1024,
-      blocked: BLOCKED_MODULES,
-      refusedImports: REFUSED_IMPORTS,
-      refusedPrefixes: REFUSED_IMPORT_PREFIXES,
-      maxArgumentChars: CALL_LIMITS.maxArgumentChars,
       makeSnapshot,
-    },
+    } satisfies PyodideWorkerData,
     // The interpreter's own fatal-error reports go to console; they are not program output.
     stdout: true,
     stderr: true,
@@ -99,7 +82,7 @@ export interface SnapshotMaker {
 
 /** Spawn the worker that boots a bare interpreter and posts its memory snapshot, then exits. */
 export function spawnSnapshotMaker(options: SpawnOptions): SnapshotMaker {
-  const worker = new Worker(BOOTSTRAP_SOURCE, workerOptions(options, new SharedArrayBuffer(4), true))
+  const worker = new Worker(PYODIDE_WORKER_SOURCE, workerOptions(options, new SharedArrayBuffer(4), true))
   worker.unref()
   worker.stdout.resume()
   worker.stderr.resume()
@@ -135,12 +118,12 @@ export function spawnWorkerHandle(
   snapshot: Promise<SharedArrayBuffer | undefined>,
 ): WorkerHandle {
   const interrupt = new SharedArrayBuffer(4)
-  const worker = new Worker(BOOTSTRAP_SOURCE, workerOptions(options, interrupt, false))
+  const worker = new Worker(PYODIDE_WORKER_SOURCE, workerOptions(options, interrupt, false))
   worker.unref()
   worker.stdout.resume()
   worker.stderr.resume()
   void snapshot.then((bytes) => {
-    if (!exited) worker.postMessage({ k: 'boot', s: bytes ?? null })
+    if (!exited) worker.postMessage({ k: 'boot', s: bytes ?? null } satisfies HostPost)
   })
   let exited = false
   let lastError: unknown
