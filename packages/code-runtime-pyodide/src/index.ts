@@ -5,12 +5,7 @@ export {
   PyodideRuntimeConfigSchema,
   resolvePyodideRuntimeConfig,
 } from './config'
-export {
-  isPyodideRuntimeError,
-  PyodideRuntimeConfigError,
-  PyodideRuntimeError,
-  PyodideRuntimeErrorCode,
-} from './errors'
+export { isPyodideRuntimeError, PyodideRuntimeConfigError } from './errors'
 export { PyodideCodeRuntime, PyodideCodeRuntime as default } from './pyodide-code-runtime'
 export { createPyodideRuntime, PyodideRuntime } from './pyodide-runtime'
 export type {

@@ -8,6 +8,7 @@ import {
   failedOutcome,
   RUN_ABORTED_MESSAGE,
   RUNTIME_DISPOSED_MESSAGE,
+  raceAbort,
   Semaphore,
 } from '@dsh/tools-codemode/runtime-kit'
 import { resolvePyodideRuntimeConfig } from './config'
@@ -15,6 +16,8 @@ import type { BootResult } from './pool/worker-handle'
 import { WorkerPool } from './pool/worker-pool'
 import { runSession } from './run/run-session'
 import type { PyodideRuntimeConfig, PyodideRuntimeStats, ResolvedPyodideRuntimeConfig } from './types'
+
+const bootAborted: BootResult = { ok: false, message: 'aborted while the worker was booting' }
 
 /**
  * A `CodeRuntime` for Python programs, each run in its own fresh Pyodide interpreter in its own
@@ -101,7 +104,7 @@ export class PyodideRuntime implements CodeRuntime {
     if (!(await this.#slots.acquire(host.signal))) return aborted()
     const handle = this.#pool.take()
     try {
-      const booted = await bootOrAbort(handle.booted, host.signal, this.#shutdown.signal)
+      const booted = await raceAbort(handle.booted, bootAborted, host.signal, this.#shutdown.signal)
       if (!booted.ok) {
         await handle.worker.terminate().catch(() => {})
         await handle.exited
@@ -122,20 +125,6 @@ export class PyodideRuntime implements CodeRuntime {
       else void handle.exited.then(() => this.#slots.release())
     }
   }
-}
-
-function bootOrAbort(booted: Promise<BootResult>, ...signals: AbortSignal[]): Promise<BootResult> {
-  const aborted: BootResult = { ok: false, message: 'aborted while the worker was booting' }
-  if (signals.some((signal) => signal.aborted)) return Promise.resolve(aborted)
-  return new Promise((resolve) => {
-    const done = (result: BootResult) => {
-      for (const signal of signals) signal.removeEventListener('abort', onAbort)
-      resolve(result)
-    }
-    const onAbort = () => done(aborted)
-    for (const signal of signals) signal.addEventListener('abort', onAbort, { once: true })
-    void booted.then(done)
-  })
 }
 
 /** Create a {@link PyodideRuntime} without cordis (tests, benchmarks, other hosts). */

@@ -26,6 +26,7 @@ export {
   utf8LineCost,
   utf8LineWithBreakCost,
 } from './output-meter'
+export { raceAbort } from './race-abort'
 export {
   type CallFailure,
   callFailureOf,
