@@ -5,15 +5,28 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Worker, type WorkerOptions } from 'node:worker_threads'
-import { describeWorkerError } from '@dsh/tools-codemode/runtime-kit'
+import {
+  awaitBoot,
+  type BootOutcome,
+  describeWorkerError,
+  isMessageRecord,
+  ownField,
+} from '@dsh/tools-codemode/runtime-kit'
 import type { HostPost } from '../protocol/messages'
 import { PYODIDE_WORKER_SOURCE } from '../worker/pyodide/generated/pyodide-worker-source'
 import type { PyodideWorkerData } from '../worker/pyodide/worker-data'
 
-/** Settles once the worker has booted: `true` when ready, otherwise the reason it failed. */
-export type BootResult =
-  | { readonly ok: true; readonly fromSnapshot: boolean }
-  | { readonly ok: false; readonly message: string }
+/** Settles once the worker has booted: ready (restored from the snapshot or not), or the reason it failed. */
+export type BootResult = BootOutcome<{ readonly fromSnapshot: boolean }>
+
+/** The boot handshake's messages: `ready` (with `snapshot`) or `boot-failed`; anything else is not part of it. */
+function readBootMessage(message: unknown): BootResult | undefined {
+  if (!isMessageRecord(message)) return undefined
+  const kind = ownField(message, 'k')
+  if (kind === 'ready') return { ok: true, value: { fromSnapshot: ownField(message, 'snapshot') === true } }
+  if (kind === 'boot-failed') return { ok: false, message: 'the interpreter failed to boot' }
+  return undefined
+}
 
 /** A spawned worker, its interrupt buffer, its boot result and its exit. */
 export interface WorkerHandle {
@@ -136,35 +149,7 @@ export function spawnWorkerHandle(
   worker.on('error', (error) => {
     lastError = error
   })
-  const booted = new Promise<BootResult>((resolve) => {
-    const onMessage = (message: unknown) => {
-      const kind =
-        typeof message === 'object' && message !== null ? (message as { k?: unknown }).k : undefined
-      if (kind === 'ready') {
-        cleanup()
-        resolve({ ok: true, fromSnapshot: (message as { snapshot?: unknown }).snapshot === true })
-      } else if (kind === 'boot-failed') {
-        cleanup()
-        resolve({ ok: false, message: 'the interpreter failed to boot' })
-      }
-    }
-    const onError = (error: unknown) => {
-      cleanup()
-      resolve({ ok: false, message: describeWorkerError(error, options) })
-    }
-    const onExit = (code: number) => {
-      cleanup()
-      resolve({ ok: false, message: `the worker exited while booting (code ${code})` })
-    }
-    const cleanup = () => {
-      worker.off('message', onMessage)
-      worker.off('error', onError)
-      worker.off('exit', onExit)
-    }
-    worker.on('message', onMessage)
-    worker.once('error', onError)
-    worker.once('exit', onExit)
-  })
+  const booted = awaitBoot(worker, readBootMessage, (error) => describeWorkerError(error, options))
   return {
     worker,
     interrupt: new Int32Array(interrupt),

@@ -1,5 +1,6 @@
 // Public API of @dsh/tools-codemode/runtime-kit: the pieces every CodeRuntime shares.
 // Explicit named re-exports only; no logic here.
+export { awaitBoot, type BootOutcome, type WorkerEvents } from './await-boot'
 export {
   type BusyTimeSource,
   type LoopUtilization,
