@@ -1,6 +1,9 @@
 import type { Options } from 'tsup'
 import { sharedTsupConfig } from '../../tsup.shared.ts'
 
-// Two entries: the main barrel and the `./testing` subpath.
-const config: Options = { ...sharedTsupConfig, entry: { index: 'src/index.ts', testing: 'src/testing.ts' } }
+// Three entries: the main barrel, the `./testing` subpath and the `./runtime-kit` subpath.
+const config: Options = {
+  ...sharedTsupConfig,
+  entry: { index: 'src/index.ts', testing: 'src/testing.ts', 'runtime-kit': 'src/runtime-kit/index.ts' },
+}
 export default config

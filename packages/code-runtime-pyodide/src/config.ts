@@ -1,12 +1,19 @@
 /**
  * Validation of {@link PyodideRuntimeConfig}: a plain function for direct use and a
- * standard-schema object that cordis applies to plugin config.
+ * standard-schema object that cordis applies to plugin config. The rules and their wording are
+ * the runtime kit's, shared with every other runtime.
  */
+import {
+  type ConfigCheck,
+  checkOptions,
+  createConfigSchema,
+  integerOption,
+  MAX_TIMER_MS,
+  type OptionRules,
+  type StandardConfigSchema,
+} from '@dsh/tools-codemode/runtime-kit'
 import { PyodideRuntimeConfigError } from './errors'
 import type { PyodideRuntimeConfig, ResolvedPyodideRuntimeConfig } from './types'
-
-/** Largest delay a Node timer accepts (2^31 - 1 ms). */
-export const MAX_TIMER_MS = 2_147_483_647
 
 /** The defaults {@link resolvePyodideRuntimeConfig} applies. */
 export const DEFAULT_PYODIDE_RUNTIME_CONFIG: ResolvedPyodideRuntimeConfig = Object.freeze({
@@ -19,47 +26,20 @@ export const DEFAULT_PYODIDE_RUNTIME_CONFIG: ResolvedPyodideRuntimeConfig = Obje
   warmWorkers: 1,
 })
 
-type Key = keyof ResolvedPyodideRuntimeConfig
-
-const bounds: Record<Key, readonly [min: number, max: number]> = {
-  computeMs: [1, MAX_TIMER_MS],
-  maxWallMs: [1, MAX_TIMER_MS],
-  maxOutputBytes: [1, Number.MAX_SAFE_INTEGER],
-  maxMemoryMb: [64, 4095],
-  maxOldGenerationSizeMb: [64, 1_048_576],
-  maxConcurrentRuns: [1, 1024],
-  warmWorkers: [0, 64],
+const rules: OptionRules<ResolvedPyodideRuntimeConfig> = {
+  computeMs: integerOption(1, MAX_TIMER_MS),
+  maxWallMs: integerOption(1, MAX_TIMER_MS),
+  maxOutputBytes: integerOption(1, Number.MAX_SAFE_INTEGER),
+  // A 32-bit WebAssembly memory holds at most 4 GiB.
+  maxMemoryMb: integerOption(64, 4095),
+  maxOldGenerationSizeMb: integerOption(64, 1_048_576),
+  maxConcurrentRuns: integerOption(1, 1024),
+  warmWorkers: integerOption(0, 64),
 }
 
-/** Result of {@link checkPyodideRuntimeConfig}: the resolved config, or every problem found. */
-export type ConfigCheck =
-  | { readonly ok: true; readonly value: ResolvedPyodideRuntimeConfig }
-  | { readonly ok: false; readonly issues: readonly string[] }
-
 /** Validate `input` without throwing. Unknown keys and non-integer or out-of-range values are issues. */
-export function checkPyodideRuntimeConfig(input: unknown): ConfigCheck {
-  if (input === undefined || input === null) return { ok: true, value: DEFAULT_PYODIDE_RUNTIME_CONFIG }
-  if (typeof input !== 'object' || Array.isArray(input)) {
-    return { ok: false, issues: ['config must be an object'] }
-  }
-  const issues: string[] = []
-  const value: Record<string, number> = { ...DEFAULT_PYODIDE_RUNTIME_CONFIG }
-  for (const key of Object.keys(input)) {
-    if (!Object.hasOwn(bounds, key)) {
-      issues.push(`unknown option "${key}"`)
-      continue
-    }
-    const raw = (input as Record<string, unknown>)[key]
-    if (raw === undefined) continue
-    const [min, max] = bounds[key as Key]
-    if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < min || raw > max) {
-      issues.push(`${key} must be an integer between ${min} and ${max}`)
-      continue
-    }
-    value[key] = raw
-  }
-  if (issues.length > 0) return { ok: false, issues }
-  return { ok: true, value: Object.freeze(value) as unknown as ResolvedPyodideRuntimeConfig }
+export function checkPyodideRuntimeConfig(input: unknown): ConfigCheck<ResolvedPyodideRuntimeConfig> {
+  return checkOptions(input, DEFAULT_PYODIDE_RUNTIME_CONFIG, rules)
 }
 
 /** Validate `input` and apply the defaults; throws {@link PyodideRuntimeConfigError} listing every problem. */
@@ -71,31 +51,8 @@ export function resolvePyodideRuntimeConfig(
   return check.value
 }
 
-/** The subset of the Standard Schema v1 interface that cordis uses to validate plugin config. */
-export interface StandardConfigSchema<Input, Output> {
-  readonly '~standard': {
-    readonly version: 1
-    readonly vendor: string
-    readonly validate: (
-      value: unknown,
-    ) =>
-      | { readonly value: Output; readonly issues?: undefined }
-      | { readonly issues: readonly { readonly message: string }[] }
-    readonly types?: { readonly input: Input; readonly output: Output } | undefined
-  }
-}
-
 /** Standard-schema validator of {@link PyodideRuntimeConfig} (the service's static `Config`). */
 export const PyodideRuntimeConfigSchema: StandardConfigSchema<
   PyodideRuntimeConfig | undefined,
   ResolvedPyodideRuntimeConfig
-> = Object.freeze({
-  '~standard': Object.freeze({
-    version: 1 as const,
-    vendor: '@dsh/code-runtime-pyodide',
-    validate(value: unknown) {
-      const check = checkPyodideRuntimeConfig(value)
-      return check.ok ? { value: check.value } : { issues: check.issues.map((message) => ({ message })) }
-    },
-  }),
-})
+> = createConfigSchema('@dsh/code-runtime-pyodide', checkPyodideRuntimeConfig)

@@ -1,19 +1,11 @@
 // Public API of @dsh/code-runtime-pyodide. Explicit named re-exports only; no logic here.
 export {
-  type ConfigCheck,
   checkPyodideRuntimeConfig,
   DEFAULT_PYODIDE_RUNTIME_CONFIG,
-  MAX_TIMER_MS,
   PyodideRuntimeConfigSchema,
   resolvePyodideRuntimeConfig,
-  type StandardConfigSchema,
 } from './config'
-export {
-  isPyodideRuntimeError,
-  PyodideRuntimeConfigError,
-  PyodideRuntimeError,
-  PyodideRuntimeErrorCode,
-} from './errors'
+export { isPyodideRuntimeError, PyodideRuntimeConfigError } from './errors'
 export { PyodideCodeRuntime, PyodideCodeRuntime as default } from './pyodide-code-runtime'
 export { createPyodideRuntime, PyodideRuntime } from './pyodide-runtime'
 export type {

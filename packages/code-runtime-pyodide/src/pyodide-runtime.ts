@@ -4,12 +4,20 @@
  * no longer run. The slot is held until the worker has exited.
  */
 import type { CodeRunHost, CodeRunOutcome, CodeRunRequest, CodeRuntime } from '@dsh/tools-codemode'
+import {
+  failedOutcome,
+  RUN_ABORTED_MESSAGE,
+  RUNTIME_DISPOSED_MESSAGE,
+  raceAbort,
+  Semaphore,
+} from '@dsh/tools-codemode/runtime-kit'
 import { resolvePyodideRuntimeConfig } from './config'
-import { Semaphore } from './pool/semaphore'
 import type { BootResult } from './pool/worker-handle'
 import { WorkerPool } from './pool/worker-pool'
 import { runSession } from './run/run-session'
 import type { PyodideRuntimeConfig, PyodideRuntimeStats, ResolvedPyodideRuntimeConfig } from './types'
+
+const bootAborted: BootResult = { ok: false, message: 'aborted while the worker was booting' }
 
 /**
  * A `CodeRuntime` for Python programs, each run in its own fresh Pyodide interpreter in its own
@@ -90,26 +98,18 @@ export class PyodideRuntime implements CodeRuntime {
   }
 
   async #run(request: CodeRunRequest, host: CodeRunHost): Promise<CodeRunOutcome> {
-    const failure = (kind: 'abort' | 'exception' | 'worker-exit', message: string): CodeRunOutcome => ({
-      ok: false,
-      kind,
-      message,
-      logs: [],
-    })
-    if (this.disposed) return failure('abort', 'the code runtime was disposed')
-    if (host.signal.aborted) return failure('abort', 'the run was aborted')
-    if (!(await this.#slots.acquire(host.signal))) {
-      return failure('abort', this.disposed ? 'the code runtime was disposed' : 'the run was aborted')
-    }
+    const aborted = (): CodeRunOutcome =>
+      failedOutcome('abort', this.disposed ? RUNTIME_DISPOSED_MESSAGE : RUN_ABORTED_MESSAGE)
+    if (this.disposed || host.signal.aborted) return aborted()
+    if (!(await this.#slots.acquire(host.signal))) return aborted()
     const handle = this.#pool.take()
     try {
-      const booted = await bootOrAbort(handle.booted, host.signal, this.#shutdown.signal)
+      const booted = await raceAbort(handle.booted, bootAborted, host.signal, this.#shutdown.signal)
       if (!booted.ok) {
         await handle.worker.terminate().catch(() => {})
         await handle.exited
-        if (this.disposed) return failure('abort', 'the code runtime was disposed')
-        if (host.signal.aborted) return failure('abort', 'the run was aborted')
-        return failure('worker-exit', booted.message)
+        if (this.disposed || host.signal.aborted) return aborted()
+        return failedOutcome('worker-exit', booted.message)
       }
       return await runSession(handle, {
         source: request.code,
@@ -125,20 +125,6 @@ export class PyodideRuntime implements CodeRuntime {
       else void handle.exited.then(() => this.#slots.release())
     }
   }
-}
-
-function bootOrAbort(booted: Promise<BootResult>, ...signals: AbortSignal[]): Promise<BootResult> {
-  const aborted: BootResult = { ok: false, message: 'aborted while the worker was booting' }
-  if (signals.some((signal) => signal.aborted)) return Promise.resolve(aborted)
-  return new Promise((resolve) => {
-    const done = (result: BootResult) => {
-      for (const signal of signals) signal.removeEventListener('abort', onAbort)
-      resolve(result)
-    }
-    const onAbort = () => done(aborted)
-    for (const signal of signals) signal.addEventListener('abort', onAbort, { once: true })
-    void booted.then(done)
-  })
 }
 
 /** Create a {@link PyodideRuntime} without cordis (tests, benchmarks, other hosts). */

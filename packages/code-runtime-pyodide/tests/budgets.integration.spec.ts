@@ -4,9 +4,10 @@
  * (empty lines cost a byte each), the WebAssembly memory cap, abort mid-run and dispose with runs
  * in flight. Every test checks that no worker is left running afterwards.
  */
+
+import { fakeHost, runRequest as request } from '@dsh/tools-codemode/testing'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createPyodideRuntime } from '../src/index'
-import { fakeHost, request } from './fixtures/host'
 
 // Short busy-time budget, generous wall time: hot loops, output floods, aborts.
 const runtime = createPyodideRuntime({

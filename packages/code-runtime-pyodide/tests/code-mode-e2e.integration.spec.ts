@@ -3,10 +3,10 @@
 // ctx.tools.execute({ name: 'run_code' }) → bridge → @dsh/code-runtime-pyodide → the full pipeline.
 import { Context } from '@deepseek-ai/cordis'
 import * as CodeMode from '@dsh/tools-codemode'
+import { addTool, echoTool, runCode, resultText as textOf } from '@dsh/tools-codemode/testing'
 import ToolRuntime, { defineTool } from '@dsh/tools-core'
 import { afterAll, describe, expect, it } from 'vitest'
 import PyodideCodeRuntime from '../src/index'
-import { addTool, echoTool, runCode, textOf } from './fixtures/code-mode-app'
 
 let active = 0
 let maxActive = 0

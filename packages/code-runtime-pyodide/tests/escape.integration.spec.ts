@@ -10,9 +10,9 @@ import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { CodeRunOutcome } from '@dsh/tools-codemode'
+import { fakeHost, runRequest as request } from '@dsh/tools-codemode/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPyodideRuntime } from '../src/index'
-import { fakeHost, request } from './fixtures/host'
 
 const runtime = createPyodideRuntime({ warmWorkers: 2, computeMs: 30_000, maxWallMs: 90_000 })
 const secret = `dsh-secret-${Math.random().toString(36).slice(2)}`

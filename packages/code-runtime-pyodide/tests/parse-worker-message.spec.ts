@@ -1,9 +1,8 @@
+import { type CallCursor, DoneStatus, utf8LineCost as lineCost } from '@dsh/tools-codemode/runtime-kit'
 import { describe, expect, it } from 'vitest'
-import { DoneStatus } from '../src/protocol/messages'
-import { type MessageCursor, parseWorkerMessage } from '../src/protocol/parse-worker-message'
-import { lineCost } from '../src/run/run-session'
+import { parseWorkerMessage } from '../src/protocol/parse-worker-message'
 
-const cursor = (): MessageCursor => ({ nextCallId: 1, allowed: new Set(['echo']) })
+const cursor = (): CallCursor => ({ nextCallId: 1, allowed: new Set(['echo']) })
 
 describe('worker messages are shape-checked and rebuilt', () => {
   it('accepts calls strictly in sequence and only for allowed bindings', () => {

@@ -4,9 +4,10 @@
  * abort and dispose. One interpreter boots per run (a few seconds each), so programs here check
  * several points at once.
  */
+
+import { FakeToolCallError, fakeHost, runRequest as request } from '@dsh/tools-codemode/testing'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createPyodideRuntime } from '../src/index'
-import { FakeToolCallError, fakeHost, request } from './fixtures/host'
 
 const runtime = createPyodideRuntime({ warmWorkers: 2, computeMs: 20_000, maxWallMs: 60_000 })
 afterAll(() => runtime.dispose())

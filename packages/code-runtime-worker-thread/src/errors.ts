@@ -1,43 +1,38 @@
-/** The error codes this package throws. Run failures are never thrown: they are `CodeRunOutcome` data. */
-export const WorkerRuntimeErrorCode = {
-  /** The runtime configuration failed validation. */
-  INVALID_RUNTIME_CONFIG: 'INVALID_RUNTIME_CONFIG',
-} as const
+/**
+ * The errors this package throws: the runtime kit's classes (`@dsh/tools-codemode/runtime-kit`),
+ * tagged with this package's name. Run failures are never thrown: they are `CodeRunOutcome` data.
+ */
+import {
+  CODE_RUNTIME_ERROR_CODES,
+  CodeRuntimeConfigError,
+  CodeRuntimeError,
+  type CodeRuntimeErrorCode,
+  isCodeRuntimeError,
+} from '@dsh/tools-codemode/runtime-kit'
+
+/** The package name every error of this runtime carries as its `runtime`. */
+const RUNTIME = '@dsh/code-runtime-worker-thread'
+
+/** The error codes this package throws (the runtime kit's). */
+export const WorkerRuntimeErrorCode = CODE_RUNTIME_ERROR_CODES
 
 /** One of the {@link WorkerRuntimeErrorCode} values. */
-export type WorkerRuntimeErrorCode = (typeof WorkerRuntimeErrorCode)[keyof typeof WorkerRuntimeErrorCode]
+export type WorkerRuntimeErrorCode = CodeRuntimeErrorCode
 
-const brand = Symbol.for('@dsh/code-runtime-worker-thread/error')
+/** Base class of the errors this package throws: the runtime kit's `CodeRuntimeError` (use {@link isWorkerRuntimeError} to tell runtimes apart). */
+export const WorkerRuntimeError = CodeRuntimeError
 
-/** Base class of the errors this package throws; recognised across package copies by {@link isWorkerRuntimeError}. */
-export class WorkerRuntimeError extends Error {
-  /** The error code. */
-  readonly code: WorkerRuntimeErrorCode
-  /** Brand shared by every copy of this package. */
-  readonly [brand] = true
-
-  constructor(code: WorkerRuntimeErrorCode, message: string, options?: ErrorOptions) {
-    super(message, options)
-    this.name = new.target.name
-    this.code = code
-  }
-}
+/** Base class of the errors this package throws. */
+export type WorkerRuntimeError = CodeRuntimeError
 
 /** The configuration is invalid (code `INVALID_RUNTIME_CONFIG`); `issues` lists every problem. */
-export class WorkerRuntimeConfigError extends WorkerRuntimeError {
-  /** One line per invalid field. */
-  readonly issues: readonly string[]
-
+export class WorkerRuntimeConfigError extends CodeRuntimeConfigError {
   constructor(issues: readonly string[]) {
-    super(
-      WorkerRuntimeErrorCode.INVALID_RUNTIME_CONFIG,
-      `invalid worker runtime config: ${issues.join('; ')}`,
-    )
-    this.issues = issues
+    super(RUNTIME, 'worker runtime', issues)
   }
 }
 
 /** Whether `value` is an error thrown by any copy of this package. */
-export function isWorkerRuntimeError(value: unknown): value is WorkerRuntimeError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true
+export function isWorkerRuntimeError(value: unknown): value is CodeRuntimeError {
+  return isCodeRuntimeError(value, RUNTIME)
 }

@@ -64,3 +64,7 @@ export function runCode(
 export function resultText(result: ToolExecutionResult): string {
   return result.content.map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('')
 }
+
+export { type FakeHost, type FakeTool, FakeToolCallError, fakeHost, runRequest } from './testing/fake-host'
+export { addTool, echoTool } from './testing/fixture-tools'
+export { type Deferred, deferred, until } from './testing/wait'

@@ -5,18 +5,28 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Worker, type WorkerOptions } from 'node:worker_threads'
-import { CALL_LIMITS } from '../run/call-limits'
 import {
-  BLOCKED_MODULES,
-  BOOTSTRAP_SOURCE,
-  REFUSED_IMPORT_PREFIXES,
-  REFUSED_IMPORTS,
-} from '../worker/bootstrap-source'
+  awaitBoot,
+  type BootOutcome,
+  describeWorkerError,
+  isMessageRecord,
+  ownField,
+} from '@dsh/tools-codemode/runtime-kit'
+import type { HostPost } from '../protocol/messages'
+import { PYODIDE_WORKER_SOURCE } from '../worker/pyodide/generated/pyodide-worker-source'
+import type { PyodideWorkerData } from '../worker/pyodide/worker-data'
 
-/** Settles once the worker has booted: `true` when ready, otherwise the reason it failed. */
-export type BootResult =
-  | { readonly ok: true; readonly fromSnapshot: boolean }
-  | { readonly ok: false; readonly message: string }
+/** Settles once the worker has booted: ready (restored from the snapshot or not), or the reason it failed. */
+export type BootResult = BootOutcome<{ readonly fromSnapshot: boolean }>
+
+/** The boot handshake's messages: `ready` (with `snapshot`) or `boot-failed`; anything else is not part of it. */
+function readBootMessage(message: unknown): BootResult | undefined {
+  if (!isMessageRecord(message)) return undefined
+  const kind = ownField(message, 'k')
+  if (kind === 'ready') return { ok: true, value: { fromSnapshot: ownField(message, 'snapshot') === true } }
+  if (kind === 'boot-failed') return { ok: false, message: 'the interpreter failed to boot' }
+  return undefined
+}
 
 /** A spawned worker, its interrupt buffer, its boot result and its exit. */
 export interface WorkerHandle {
@@ -37,16 +47,6 @@ export interface WorkerHandle {
 export interface SpawnOptions {
   readonly maxOldGenerationSizeMb: number
   readonly maxMemoryMb: number
-}
-
-/** Describe a worker `error` event for a failure message. */
-export function describeWorkerError(error: unknown, options: SpawnOptions): string {
-  const code = (error as { code?: unknown } | null)?.code
-  if (code === 'ERR_WORKER_OUT_OF_MEMORY') {
-    return `the worker ran out of memory (maxOldGenerationSizeMb: ${options.maxOldGenerationSizeMb})`
-  }
-  const message = (error as { message?: unknown } | null)?.message
-  return `the worker failed: ${typeof message === 'string' ? message : String(error)}`
 }
 
 let pyodideDirectory: string | undefined
@@ -76,12 +76,8 @@ function workerOptions(
       indexURL: `${directory}/`,
       interrupt,
       memoryLimitBytes: options.maxMemoryMb * 1024 * 1024,
-      blocked: BLOCKED_MODULES,
-      refusedImports: REFUSED_IMPORTS,
-      refusedPrefixes: REFUSED_IMPORT_PREFIXES,
-      maxArgumentChars: CALL_LIMITS.maxArgumentChars,
       makeSnapshot,
-    },
+    } satisfies PyodideWorkerData,
     // The interpreter's own fatal-error reports go to console; they are not program output.
     stdout: true,
     stderr: true,
@@ -99,7 +95,7 @@ export interface SnapshotMaker {
 
 /** Spawn the worker that boots a bare interpreter and posts its memory snapshot, then exits. */
 export function spawnSnapshotMaker(options: SpawnOptions): SnapshotMaker {
-  const worker = new Worker(BOOTSTRAP_SOURCE, workerOptions(options, new SharedArrayBuffer(4), true))
+  const worker = new Worker(PYODIDE_WORKER_SOURCE, workerOptions(options, new SharedArrayBuffer(4), true))
   worker.unref()
   worker.stdout.resume()
   worker.stderr.resume()
@@ -135,12 +131,12 @@ export function spawnWorkerHandle(
   snapshot: Promise<SharedArrayBuffer | undefined>,
 ): WorkerHandle {
   const interrupt = new SharedArrayBuffer(4)
-  const worker = new Worker(BOOTSTRAP_SOURCE, workerOptions(options, interrupt, false))
+  const worker = new Worker(PYODIDE_WORKER_SOURCE, workerOptions(options, interrupt, false))
   worker.unref()
   worker.stdout.resume()
   worker.stderr.resume()
   void snapshot.then((bytes) => {
-    if (!exited) worker.postMessage({ k: 'boot', s: bytes ?? null })
+    if (!exited) worker.postMessage({ k: 'boot', s: bytes ?? null } satisfies HostPost)
   })
   let exited = false
   let lastError: unknown
@@ -153,35 +149,7 @@ export function spawnWorkerHandle(
   worker.on('error', (error) => {
     lastError = error
   })
-  const booted = new Promise<BootResult>((resolve) => {
-    const onMessage = (message: unknown) => {
-      const kind =
-        typeof message === 'object' && message !== null ? (message as { k?: unknown }).k : undefined
-      if (kind === 'ready') {
-        cleanup()
-        resolve({ ok: true, fromSnapshot: (message as { snapshot?: unknown }).snapshot === true })
-      } else if (kind === 'boot-failed') {
-        cleanup()
-        resolve({ ok: false, message: 'the interpreter failed to boot' })
-      }
-    }
-    const onError = (error: unknown) => {
-      cleanup()
-      resolve({ ok: false, message: describeWorkerError(error, options) })
-    }
-    const onExit = (code: number) => {
-      cleanup()
-      resolve({ ok: false, message: `the worker exited while booting (code ${code})` })
-    }
-    const cleanup = () => {
-      worker.off('message', onMessage)
-      worker.off('error', onError)
-      worker.off('exit', onExit)
-    }
-    worker.on('message', onMessage)
-    worker.once('error', onError)
-    worker.once('exit', onExit)
-  })
+  const booted = awaitBoot(worker, readBootMessage, (error) => describeWorkerError(error, options))
   return {
     worker,
     interrupt: new Int32Array(interrupt),

@@ -96,7 +96,7 @@ export class WorkerPool {
     const handle = spawnWorkerHandle(this.#options, this.#snapshot)
     void handle.booted.then((result) => {
       if (!result.ok) return
-      if (result.fromSnapshot) this.#snapshotBoots += 1
+      if (result.value.fromSnapshot) this.#snapshotBoots += 1
       else this.#plainBoots += 1
     })
     this.#live.add(handle)

@@ -4,23 +4,14 @@
  * worker → host: `{ k: 'ready', snapshot }` once booted (`snapshot`: restored from the memory snapshot), or `{ k: 'boot-failed', m }`; `{ k: 'log', l }`
  * per output line, posted at once; `{ k: 'call', i, n, a }` per binding call, `a` being the
  * arguments' JSON text and `i` numbering calls from 1; `{ k: 'done', s, v? }` once, with `s` a
- * {@link DoneStatus}.
+ * `DoneStatus` (the runtime kit's).
  *
  * host → worker: `{ k: 'boot', s }` first (`s`: the memory snapshot's shared bytes, or null for a
  * plain boot); `{ k: 'run', code, names, limit }` once; `{ k: 'res', i, ok, a, b }` per settled
  * call (`ok`: `a` is the value's JSON text; otherwise `a` the tool name and `b` the message).
  */
 
-/** How a run ended, as the worker reports it. */
-export const DoneStatus = {
-  OK: 0,
-  EXCEPTION: 1,
-  INVALID_OUTPUT: 2,
-  OUTPUT_LIMIT: 3,
-} as const
-
-/** One of the {@link DoneStatus} values. */
-export type DoneStatus = (typeof DoneStatus)[keyof typeof DoneStatus]
+import type { DoneStatus } from '@dsh/tools-codemode/runtime-kit'
 
 /** One binding call, as rebuilt by the host-side validator. */
 export interface WorkerCall {
@@ -53,3 +44,21 @@ export interface RunMessage {
 export type ReplyMessage =
   | { readonly k: 'res'; readonly i: number; readonly ok: true; readonly a: string; readonly b: null }
   | { readonly k: 'res'; readonly i: number; readonly ok: false; readonly a: string; readonly b: string }
+
+/** The message that boots a run worker: the memory snapshot's shared bytes, or `null` for a plain boot. */
+export interface BootMessage {
+  readonly k: 'boot'
+  readonly s: SharedArrayBuffer | null
+}
+
+/** Every message the host posts to a worker. */
+export type HostPost = BootMessage | RunMessage | ReplyMessage
+
+/** Every message a worker posts, as it is sent (the host trusts none of it; see `parseWorkerMessage`). */
+export type WorkerPost =
+  | { readonly k: 'ready'; readonly snapshot: boolean }
+  | { readonly k: 'boot-failed'; readonly m: string }
+  | { readonly k: 'snapshot'; readonly b: Uint8Array }
+  | { readonly k: 'log'; readonly l: string }
+  | { readonly k: 'call'; readonly i: number; readonly n: string; readonly a: string }
+  | { readonly k: 'done'; readonly s: DoneStatus; readonly v?: string }

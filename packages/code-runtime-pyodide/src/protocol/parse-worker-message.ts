@@ -1,58 +1,47 @@
 /**
- * Host-side validation of worker messages. The port is treated as hostile (a program that
- * reached the worker's JavaScript side could post anything): every message is shape-checked and
- * rebuilt from checked fields only, call ids must arrive strictly in sequence (so none can be
- * answered twice), and binding names must belong to the run's allowed set.
+ * Host-side validation of Pyodide worker messages. The port is treated as hostile (a program
+ * that escaped the interpreter could post anything): every message is shape-checked and rebuilt
+ * from checked fields only, with the runtime kit's shared rules for own fields, call sequence,
+ * allowed bindings and completions.
  */
-import { DoneStatus, type WorkerMessage } from './messages'
-
-/** Per-run state the validator checks against; `nextCallId` advances as calls are accepted. */
-export interface MessageCursor {
-  /** The id the next call must carry (ids start at 1). */
-  nextCallId: number
-  /** The binding names this run may call. Membership is exact: nothing inherited resolves. */
-  readonly allowed: ReadonlySet<string>
-}
+import {
+  type CallCursor,
+  callIssue,
+  isMessageRecord,
+  ownField,
+  parseCompletion,
+} from '@dsh/tools-codemode/runtime-kit'
+import type { WorkerMessage } from './messages'
 
 /** Validation result: a rebuilt message or the reason it was refused. */
 export type ParsedWorkerMessage =
   | { readonly ok: true; readonly message: WorkerMessage }
   | { readonly ok: false; readonly reason: string }
 
-const doneStatuses: ReadonlySet<unknown> = new Set(Object.values(DoneStatus))
-
-function own(record: object, key: string): unknown {
-  return Object.hasOwn(record, key) ? (record as Record<string, unknown>)[key] : undefined
-}
-
 function refuse(reason: string): ParsedWorkerMessage {
   return { ok: false, reason }
 }
 
-function parseCall(raw: object, cursor: MessageCursor): ParsedWorkerMessage {
-  const id = own(raw, 'i')
-  const name = own(raw, 'n')
-  const argsText = own(raw, 'a')
-  if (id !== cursor.nextCallId) {
-    return refuse(`call id ${String(id)} is out of sequence (expected ${cursor.nextCallId})`)
-  }
-  if (typeof name !== 'string') return refuse('a binding name must be a string')
-  if (!cursor.allowed.has(name)) return refuse(`binding "${name}" is not allowed in this run`)
+function parseCall(raw: object, cursor: CallCursor): ParsedWorkerMessage {
+  const id = cursor.nextCallId
+  const name = ownField(raw, 'n')
+  const argsText = ownField(raw, 'a')
+  const issue = callIssue(cursor, ownField(raw, 'i'), name)
+  if (issue !== undefined) return refuse(issue)
   if (typeof argsText !== 'string') return refuse('call arguments must be JSON text')
   cursor.nextCallId += 1
-  return { ok: true, message: { kind: 'call', call: { id, name, argsText } } }
+  return { ok: true, message: { kind: 'call', call: { id, name: name as string, argsText } } }
 }
 
 /**
- * Check and rebuild one inbound message. Never throws; a refusal carries a reason the
- * caller turns into the run's failure.
+ * Check and rebuild one inbound message; `cursor` advances past each accepted call. Never
+ * throws; a refusal carries a reason the caller turns into the run's failure.
  */
-export function parseWorkerMessage(raw: unknown, cursor: MessageCursor): ParsedWorkerMessage {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-    return refuse('a message must be an object')
-  switch (own(raw, 'k')) {
+export function parseWorkerMessage(raw: unknown, cursor: CallCursor): ParsedWorkerMessage {
+  if (!isMessageRecord(raw)) return refuse('a message must be an object')
+  switch (ownField(raw, 'k')) {
     case 'log': {
-      const line = own(raw, 'l')
+      const line = ownField(raw, 'l')
       return typeof line === 'string'
         ? { ok: true, message: { kind: 'log', line } }
         : refuse('a log line must be a string')
@@ -60,19 +49,15 @@ export function parseWorkerMessage(raw: unknown, cursor: MessageCursor): ParsedW
     case 'call':
       return parseCall(raw, cursor)
     case 'done': {
-      const status = own(raw, 's')
-      const payload = own(raw, 'v')
-      if (!doneStatuses.has(status)) return refuse('unknown completion status')
-      if (payload !== undefined && typeof payload !== 'string')
-        return refuse('a completion payload must be a string')
-      if (status !== DoneStatus.OK && payload === undefined)
-        return refuse('a failed completion must carry a message')
-      return { ok: true, message: { kind: 'done', status: status as DoneStatus, payload } }
+      const done = parseCompletion(ownField(raw, 's'), ownField(raw, 'v'))
+      return done.ok
+        ? { ok: true, message: { kind: 'done', status: done.status, payload: done.payload } }
+        : refuse(done.reason)
     }
     case 'ready':
       return { ok: true, message: { kind: 'ready' } }
     case 'boot-failed': {
-      const message = own(raw, 'm')
+      const message = ownField(raw, 'm')
       return {
         ok: true,
         message: { kind: 'boot-failed', message: typeof message === 'string' ? message : 'unknown' },

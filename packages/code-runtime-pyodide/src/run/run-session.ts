@@ -5,11 +5,25 @@
  * the host kills the worker, after its `exit` event.
  */
 import type { CodeRunFailureKind, CodeRunHost, CodeRunOutcome } from '@dsh/tools-codemode'
-import { describeWorkerError, type WorkerHandle } from '../pool/worker-handle'
-import { DoneStatus, type ReplyMessage, type RunMessage, type WorkerCall } from '../protocol/messages'
-import { type MessageCursor, parseWorkerMessage } from '../protocol/parse-worker-message'
+import {
+  callFailureOf,
+  completionOutcome,
+  createCallCursor,
+  type DoneStatus,
+  describeWorkerError,
+  encodeCallValue,
+  failedOutcome,
+  nonJsonValueMessage,
+  OutputMeter,
+  RUN_ABORTED_MESSAGE,
+  RUNTIME_DISPOSED_MESSAGE,
+  startBudgetWatchdog,
+  utf8LineCost,
+} from '@dsh/tools-codemode/runtime-kit'
+import type { WorkerHandle } from '../pool/worker-handle'
+import type { ReplyMessage, RunMessage, WorkerCall } from '../protocol/messages'
+import { parseWorkerMessage } from '../protocol/parse-worker-message'
 import type { JsonValue, ResolvedPyodideRuntimeConfig } from '../types'
-import { startBudgetWatchdog } from './budget-watchdog'
 import { CALL_LIMITS } from './call-limits'
 
 /** What one run needs besides its worker. */
@@ -23,40 +37,19 @@ export interface RunSessionInput {
   readonly shutdown: AbortSignal
 }
 
-const failureKindByStatus: Record<number, CodeRunFailureKind> = {
-  [DoneStatus.EXCEPTION]: 'exception',
-  [DoneStatus.INVALID_OUTPUT]: 'invalid-output',
-  [DoneStatus.OUTPUT_LIMIT]: 'output-limit',
-}
-
-/** Bytes a log line costs: its UTF-8 size, and at least one, so empty lines are not free. */
-export function lineCost(line: string): number {
-  return Math.max(1, Buffer.byteLength(line, 'utf8'))
-}
+/** SIGINT, as Pyodide's interrupt buffer expects it. */
+const SIGINT = 2
 
 /** The reply to a settled call: the value's JSON text, or the failure's tool name and message only. */
 function replyFor(call: WorkerCall, settled: PromiseSettledResult<JsonValue>): ReplyMessage {
   if (settled.status === 'fulfilled') {
-    let text: string | undefined
-    try {
-      text = JSON.stringify(settled.value ?? null)
-    } catch {
-      text = undefined
-    }
-    return typeof text === 'string'
-      ? { k: 'res', i: call.id, ok: true, a: text, b: null }
-      : { k: 'res', i: call.id, ok: false, a: call.name, b: `${call.name} returned a value that is not JSON` }
+    const text = encodeCallValue(settled.value)
+    return text === undefined
+      ? { k: 'res', i: call.id, ok: false, a: call.name, b: nonJsonValueMessage(call.name) }
+      : { k: 'res', i: call.id, ok: true, a: text, b: null }
   }
-  let toolName = call.name
-  let message = 'tool call failed'
-  try {
-    const record = settled.reason as { toolName?: unknown; message?: unknown } | null
-    if (typeof record?.toolName === 'string') toolName = record.toolName
-    message = typeof record?.message === 'string' ? record.message : String(settled.reason)
-  } catch {
-    // Keep the defaults for an error that cannot be read.
-  }
-  return { k: 'res', i: call.id, ok: false, a: toolName, b: message }
+  const failure = callFailureOf(settled.reason, call.name)
+  return { k: 'res', i: call.id, ok: false, a: failure.toolName, b: failure.message }
 }
 
 /**
@@ -67,8 +60,9 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
   const { worker } = handle
   const { host, config } = input
   const logs: string[] = []
-  const cursor: MessageCursor = { nextCallId: 1, allowed: new Set(input.toolNames) }
-  let outputBytes = 0
+  const cursor = createCallCursor(input.toolNames)
+  // Lines cost their UTF-8 size, at least one byte: the same rule the worker applies.
+  const meter = new OutputMeter(config, utf8LineCost)
   let settled = false
   let lastError: unknown
   let stopBudget = (): void => {}
@@ -97,16 +91,14 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     else void handle.exited.then(() => resolveOutcome(result))
   }
   const fail = (kind: CodeRunFailureKind, message: string, exiting = false): void =>
-    settle({ ok: false, kind, message, logs }, exiting)
-  const limitMessage = (what: string) => `${what} exceeded maxOutputBytes (${config.maxOutputBytes} bytes)`
+    settle(failedOutcome(kind, message, logs), exiting)
 
   const onLog = (line: string): void => {
-    const cost = lineCost(line)
-    if (outputBytes + cost > config.maxOutputBytes) {
-      fail('output-limit', limitMessage('output'))
+    const over = meter.admitLine(line)
+    if (over !== undefined) {
+      fail('output-limit', over)
       return
     }
-    outputBytes += cost
     logs.push(line)
     try {
       host.onLog?.(line)
@@ -146,29 +138,9 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     })
   }
 
-  const onDone = (status: DoneStatus, payload: string | undefined): void => {
-    const size = payload === undefined ? 0 : Buffer.byteLength(payload, 'utf8')
-    if (outputBytes + size > config.maxOutputBytes) {
-      fail('output-limit', limitMessage(status === DoneStatus.OK ? 'result' : 'failure message'), true)
-      return
-    }
-    if (status !== DoneStatus.OK) {
-      fail(failureKindByStatus[status] ?? 'exception', payload ?? 'the run failed', true)
-      return
-    }
-    if (payload === undefined) {
-      settle({ ok: true, logs }, true)
-      return
-    }
-    let result: JsonValue
-    try {
-      result = JSON.parse(payload) as JsonValue
-    } catch {
-      fail('invalid-output', 'the result is not valid JSON text', true)
-      return
-    }
-    settle({ ok: true, logs, result }, true)
-  }
+  // The worker exits in the same turn it posts its completion, so this settles at once.
+  const onDone = (status: DoneStatus, payload: string | undefined): void =>
+    settle(completionOutcome(status, payload, logs, meter), true)
 
   function onMessage(raw: unknown): void {
     if (settled) return
@@ -207,14 +179,14 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     )
   }
   function onAbort(): void {
-    fail('abort', 'the run was aborted')
+    fail('abort', RUN_ABORTED_MESSAGE)
   }
   function onShutdown(): void {
-    fail('abort', 'the code runtime was disposed')
+    fail('abort', RUNTIME_DISPOSED_MESSAGE)
   }
 
   if (host.signal.aborted || input.shutdown.aborted) {
-    fail('abort', host.signal.aborted ? 'the run was aborted' : 'the code runtime was disposed')
+    fail('abort', host.signal.aborted ? RUN_ABORTED_MESSAGE : RUNTIME_DISPOSED_MESSAGE)
     return outcome
   }
   if (handle.hasExited()) {
@@ -233,6 +205,11 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     limit: config.maxOutputBytes,
   }
   worker.postMessage(message)
-  stopBudget = startBudgetWatchdog(worker, handle.interrupt, config, (message) => fail('timeout', message))
+  stopBudget = startBudgetWatchdog(worker, config, (message) => {
+    // Stop the interpreter at its next bytecode, so no further call or line leaves it; the kill
+    // that follows also ends code that catches KeyboardInterrupt.
+    Atomics.store(handle.interrupt, 0, SIGINT)
+    fail('timeout', message)
+  })
   return outcome
 }

@@ -1,31 +1,37 @@
 /**
- * A FIFO counting semaphore whose waiters can give up (abort) or be refused (dispose).
+ * A FIFO counting semaphore whose waiters can give up (abort) or be refused (close): the cap on
+ * how many runs hold a thread at once, for a runtime that keeps its own queue.
  */
 
-/** Counting semaphore bounding how many runs hold a worker at once. */
+/** Counting semaphore with FIFO, abortable waiters. */
 export class Semaphore {
   #available: number
   readonly #waiters: Array<(granted: boolean) => void> = []
+  #closed = false
 
+  /** A semaphore with `permits` permits (a non-negative integer). */
   constructor(permits: number) {
+    if (!Number.isInteger(permits) || permits < 0) {
+      throw new RangeError(`a semaphore needs a non-negative integer of permits (got ${permits})`)
+    }
     this.#available = permits
   }
 
-  /** Runs waiting for a permit. */
+  /** Callers waiting for a permit. */
   get waiting(): number {
     return this.#waiters.length
   }
 
   /**
-   * Wait for a permit. Resolves `true` when granted, `false` when `signal` aborts first or
-   * the semaphore is closed. A granted permit must be returned with {@link release}.
+   * Wait for a permit. Resolves `true` when granted, `false` when `signal` aborts first or the
+   * semaphore is closed. A granted permit must be returned with {@link release}.
    */
   acquire(signal?: AbortSignal): Promise<boolean> {
+    if (this.#closed || signal?.aborted) return Promise.resolve(false)
     if (this.#available > 0) {
       this.#available -= 1
       return Promise.resolve(true)
     }
-    if (signal?.aborted) return Promise.resolve(false)
     return new Promise((resolve) => {
       const waiter = (granted: boolean) => {
         signal?.removeEventListener('abort', onAbort)
@@ -48,8 +54,9 @@ export class Semaphore {
     else this.#available += 1
   }
 
-  /** Refuse every current waiter. */
+  /** Refuse every current and later waiter; permits still held may be released as usual. */
   close(): void {
+    this.#closed = true
     for (const waiter of this.#waiters.splice(0)) waiter(false)
   }
 }

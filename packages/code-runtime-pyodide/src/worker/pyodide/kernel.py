@@ -1,13 +1,13 @@
-/**
- * The Python half of the worker (run once per interpreter, before the interpreter is handed to
- * a program). `install` receives the JavaScript host functions — plain closures that post to
- * the host — and returns `(deliver, start)`. It then closes the interpreter's ways out:
- * JavaScript-bridge and package-loading modules are evicted and refused at import time, and
- * stdout/stderr become the run's log stream. The program itself is compiled as the body of an
- * `async def` (top-level `await` and `return`) with file name `<program>`, so tracebacks show
- * only program frames.
- */
-export const KERNEL_SOURCE = String.raw`
+# The Python half of the Pyodide worker, run once per interpreter before the interpreter is
+# handed to a program (inlined into the worker's source by scripts/pyodide-worker-source.ts).
+#
+# `__dsh_install` receives the JavaScript host functions -- plain closures that post to the host
+# (see run-channel.ts) -- and returns `(deliver, start)`. It then closes the interpreter's ways
+# out: JavaScript-bridge and package-loading modules are evicted and refused at import time, and
+# stdout/stderr become the run's log stream. The program itself is compiled as the body of an
+# `async def` (top-level `await` and `return`) with file name `<program>`, so tracebacks show
+# only program frames. The completion statuses are the runtime kit's `DoneStatus` values.
+
 def __dsh_install(host_log, host_call, host_done, blocked_text, max_argument_chars):
     import ast, asyncio, builtins, faulthandler, json, sys, traceback
 
@@ -267,4 +267,3 @@ def __dsh_install(host_log, host_call, host_done, blocked_text, max_argument_cha
         asyncio.ensure_future(main(source))
 
     return deliver, start
-`

@@ -1,0 +1,191 @@
+/**
+ * The Pyodide worker's program, bundled by `scripts/pyodide-worker-source.ts` (with the Python
+ * kernel, `kernel.py`, inlined) into one CommonJS source started with
+ * `new Worker(source, { eval: true })`, so it needs no file of its own.
+ *
+ * Order matters, and is the boundary's design:
+ * 1. Cap WebAssembly memory growth (`memory-cap.ts`) and cut the interpreter's imports that reach
+ *    Node directly (`refuse-imports.ts`): Emscripten's `system()` spawns a host shell, its
+ *    sockets open real connections, `run_script` evals JavaScript and `dlopen` links new code.
+ *    They are replaced before instantiation, so no path inside the interpreter reaches them.
+ * 2. Boot Pyodide with `jsglobals` a bare object, so Python's `js` module reaches nothing.
+ * 3. Run the Python kernel, which receives three closures over the message port and nothing else.
+ * 4. Strip the Pyodide API object (it holds the Emscripten module, its filesystem drivers —
+ *    NODEFS reads the host disk — and package loading), unregister the `js`/`pyodide_js` modules.
+ * 5. Lock the realm (`lock-realm.ts`).
+ * Only then does the worker report `ready`; it runs exactly one program and exits.
+ *
+ * Boot from a memory snapshot: started with `makeSnapshot`, the worker boots a bare interpreter
+ * after step 1 (so the snapshot comes from an interpreter whose imports were already refused),
+ * posts `makeMemorySnapshot()` and exits, before any kernel, lockdown or program. A run worker
+ * waits for the host's `boot` message and, given snapshot bytes, restores the interpreter from
+ * them: the module is still instantiated through the hooked `WebAssembly.instantiate`, so the
+ * refusals are in place before any restored Python code runs; steps 2–5 then run as after a
+ * plain boot.
+ */
+import { parentPort as maybePort, workerData } from 'node:worker_threads'
+import { DoneStatus } from '@dsh/tools-codemode/runtime-kit'
+import type { PyodideAPI } from 'pyodide'
+import type { HostPost, WorkerPost } from '../../protocol/messages'
+import { CALL_LIMITS } from '../../run/call-limits'
+import { BLOCKED_MODULES } from './boundary'
+import { lockRealm } from './lock-realm'
+import { cappedGrow } from './memory-cap'
+import { refuseImports } from './refuse-imports'
+import { createRunChannel } from './run-channel'
+import type { PyodideWorkerData } from './worker-data'
+
+/** The kernel's Python text, inlined by the generate script from `kernel.py`. */
+declare const __PYODIDE_KERNEL_SOURCE__: string
+
+// The DOM-less lib the package compiles against declares WebAssembly's types, not its values.
+interface WasmGlobal {
+  instantiate(source: unknown, imports?: unknown): Promise<unknown>
+  Memory: { prototype: { grow(this: object, pages: number): number } }
+}
+
+const parentPort = maybePort!
+const data = workerData as PyodideWorkerData
+// Captured before the realm is locked: the lockdown deletes `process` and `Buffer`.
+const exit = process.exit.bind(process) as (code: number) => void
+const byteLength = Buffer.byteLength
+const utf8Length = (text: string): number => byteLength(text, 'utf8')
+const send = (message: WorkerPost, transfer?: ArrayBuffer[]): void =>
+  parentPort.postMessage(message, transfer)
+const wasm = (globalThis as unknown as { WebAssembly: WasmGlobal }).WebAssembly
+const channel = createRunChannel({ send, exit, utf8Length, maxArgumentChars: CALL_LIMITS.maxArgumentChars })
+const fatal = (): void => channel.done(DoneStatus.EXCEPTION, 'the interpreter stopped after a fatal error')
+
+process.on('unhandledRejection', () => {})
+// A fatal interpreter error surfaces here; the thrown value is never read (it may be hostile).
+process.on('uncaughtException', fatal)
+
+// 1. The memory cap and the refused imports, both locked in place.
+Object.defineProperty(wasm.Memory.prototype, 'grow', {
+  value: cappedGrow(wasm.Memory.prototype.grow, data.memoryLimitBytes),
+  writable: false,
+  configurable: false,
+})
+const instantiate = wasm.instantiate
+let instantiations = 0
+// Leaving the interpreter (os._exit, a fatal signal, abort()) ends the run, in this same turn.
+const onInterpreterExit = (status: number): void =>
+  channel.done(DoneStatus.EXCEPTION, `the program ended the interpreter (exit status ${status})`)
+Object.defineProperty(wasm, 'instantiate', {
+  value: function instantiateRefusing(source: unknown, imports?: unknown) {
+    refuseImports(imports, onInterpreterExit)
+    instantiations += 1
+    return instantiate.call(wasm, source, imports)
+  },
+  writable: false,
+  configurable: false,
+})
+
+type LoadPyodide = (options: Record<string, unknown>) => Promise<PyodideAPI>
+/** The Pyodide API plus the internal hook a fatal error calls. */
+type Interpreter = PyodideAPI & { _api: { on_fatal: () => void } }
+/** A Python callable or tuple as the kernel hands it back (a `PyProxy`). */
+interface PyHandle {
+  (...args: unknown[]): unknown
+  get(index: number): PyHandle
+  destroy(): void
+}
+
+/** The host's boot message: the snapshot's shared bytes, or `null`. */
+function bootMessage(): Promise<SharedArrayBuffer | null> {
+  return new Promise((resolve) => {
+    parentPort.once('message', (message: HostPost) => resolve(message?.k === 'boot' ? message.s : null))
+  })
+}
+
+/** Install the kernel; returns its `deliver` and `start` functions. */
+function installKernel(pyodide: Interpreter) {
+  pyodide.runPython(__PYODIDE_KERNEL_SOURCE__)
+  const install = pyodide.globals.get('__dsh_install') as PyHandle
+  const pair = install(
+    channel.log,
+    channel.call,
+    channel.done,
+    BLOCKED_MODULES.join(','),
+    CALL_LIMITS.maxArgumentChars,
+  ) as PyHandle
+  const deliver = pair.get(0)
+  const start = pair.get(1)
+  pyodide.runPython('del __dsh_install')
+  install.destroy()
+  pair.destroy()
+  return { deliver, start }
+}
+
+/** Step 4: nothing of the API object, nor the JavaScript bridge modules, is left to reach. */
+function stripInterpreter(pyodide: Interpreter): void {
+  for (const name of ['js', 'pyodide_js']) {
+    try {
+      pyodide.unregisterJsModule(name)
+    } catch {
+      // Not registered in this build.
+    }
+  }
+  const api = pyodide as unknown as Record<PropertyKey, unknown>
+  for (const key of Reflect.ownKeys(pyodide)) {
+    try {
+      delete api[key]
+    } catch {
+      // A non-configurable member stays; the object is frozen next.
+    }
+  }
+  Object.freeze(pyodide)
+}
+
+async function main(): Promise<void> {
+  const { loadPyodide } = (await import(data.moduleURL)) as { loadPyodide: LoadPyodide }
+  const options = {
+    indexURL: data.indexURL,
+    jsglobals: Object.create(null),
+    env: { HOME: '/home/pyodide' },
+    packages: [],
+    fullStdLib: false,
+    stdout: channel.log,
+    stderr: channel.log,
+    stdin: () => null,
+  }
+  if (data.makeSnapshot) {
+    const maker = await loadPyodide({ ...options, _makeSnapshot: true })
+    const bytes = maker.makeMemorySnapshot()
+    send({ k: 'snapshot', b: bytes }, [bytes.buffer as ArrayBuffer])
+    exit(0)
+    return
+  }
+  const shared = await bootMessage()
+  // A private copy: the restore writes it into this interpreter's memory; the shared bytes stay intact.
+  const snapshot = shared instanceof SharedArrayBuffer ? new Uint8Array(shared).slice() : undefined
+  const pyodide = (await loadPyodide(
+    snapshot ? { ...options, _loadSnapshot: snapshot } : options,
+  )) as Interpreter
+  // The refusals are bound at instantiation: a boot that did not go through the hook must not run.
+  if (instantiations === 0) throw new Error('the interpreter was not instantiated through the import hook')
+  pyodide.setInterruptBuffer(new Int32Array(data.interrupt))
+  // A fatal interpreter error (a crash in C code, a broken invariant) ends the run at once.
+  pyodide._api.on_fatal = fatal
+  const { deliver, start } = installKernel(pyodide)
+  stripInterpreter(pyodide)
+  lockRealm()
+  parentPort.on('message', (message: HostPost) => {
+    try {
+      if (message.k === 'run') {
+        channel.setOutputLimit(message.limit)
+        start(message.code, message.names)
+      } else if (message.k === 'res') {
+        deliver(message.i, message.ok, message.a, message.b)
+      }
+    } catch {
+      fatal()
+    }
+  })
+  send({ k: 'ready', snapshot: snapshot !== undefined })
+}
+
+main().catch((error: unknown) => {
+  send({ k: 'boot-failed', m: String((error as { message?: unknown } | null)?.message) })
+  exit(1)
+})

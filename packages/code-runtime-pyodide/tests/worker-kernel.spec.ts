@@ -1,0 +1,150 @@
+/**
+ * The pure parts of the Pyodide worker, run in-process: the import refusals, the memory cap and
+ * the run channel. The escape corpus tests the same parts inside a real worker.
+ */
+import { DoneStatus } from '@dsh/tools-codemode/runtime-kit'
+import { describe, expect, it } from 'vitest'
+import type { WorkerPost } from '../src/protocol/messages'
+import { EXIT_IMPORTS, REFUSED_IMPORT_PREFIXES, REFUSED_IMPORTS } from '../src/worker/pyodide/boundary'
+import { cappedGrow, WASM_PAGE_BYTES } from '../src/worker/pyodide/memory-cap'
+import { isRefusedImport, refuseImports } from '../src/worker/pyodide/refuse-imports'
+import { createRunChannel } from '../src/worker/pyodide/run-channel'
+
+describe('refuseImports', () => {
+  const original = () => 42
+
+  it('replaces every listed import and prefix family, and leaves the rest alone', () => {
+    const names = [
+      ...REFUSED_IMPORTS,
+      ...REFUSED_IMPORT_PREFIXES.map((prefix) => `${prefix}open`),
+      'fd_write',
+    ]
+    const env: Record<string, unknown> = Object.fromEntries(names.map((name) => [name, original]))
+    refuseImports({ env }, () => {})
+    for (const name of names.slice(0, -1)) expect(env[name], name).not.toBe(original)
+    expect(env.fd_write).toBe(original)
+    expect(isRefusedImport('emscripten_websocket_new')).toBe(true)
+    expect(isRefusedImport('fd_write')).toBe(false)
+  })
+
+  it('answers a refused syscall with -EPERM, system() with -1 and the rest with 0', () => {
+    const env: Record<string, unknown> = {
+      __syscall_socket: original,
+      _maybe_connect_async: original,
+      _emscripten_system: original,
+      emscripten_run_script_int: original,
+    }
+    refuseImports({ env }, () => {})
+    const call = (name: string) => (env[name] as () => number)()
+    expect(call('__syscall_socket')).toBe(-63)
+    expect(call('_maybe_connect_async')).toBe(-63)
+    expect(call('_emscripten_system')).toBe(-1)
+    expect(call('emscripten_run_script_int')).toBe(0)
+  })
+
+  it('turns every exit import into the run’s end, with the exit status', () => {
+    const env: Record<string, unknown> = Object.fromEntries(EXIT_IMPORTS.map((name) => [name, original]))
+    const statuses: number[] = []
+    refuseImports({ env }, (status) => statuses.push(status))
+    for (const name of EXIT_IMPORTS) (env[name] as (status: number) => void)(3)
+    expect(statuses).toEqual(EXIT_IMPORTS.map(() => 3))
+  })
+
+  it('ignores an import object without an env record', () => {
+    for (const imports of [undefined, null, {}, { env: null }, { env: 'x' }]) {
+      expect(() => refuseImports(imports, () => {})).not.toThrow()
+    }
+  })
+})
+
+// The DOM-less lib the package compiles against declares WebAssembly's types, not its values.
+interface WasmMemory {
+  readonly buffer: ArrayBuffer | SharedArrayBuffer
+  grow(pages: number): number
+}
+const Wasm = (
+  globalThis as unknown as {
+    WebAssembly: {
+      Memory: { new (descriptor: { initial: number; maximum: number; shared?: boolean }): WasmMemory }
+    }
+  }
+).WebAssembly
+const nativeGrow = Wasm.Memory.prototype.grow as (this: object, pages: number) => number
+
+describe('cappedGrow', () => {
+  it('grows a real WebAssembly memory up to the cap and refuses past it', () => {
+    const memory = new Wasm.Memory({ initial: 1, maximum: 16 })
+    const grow = cappedGrow(nativeGrow, 4 * WASM_PAGE_BYTES)
+    expect(grow.call(memory, 3)).toBe(1)
+    expect(() => grow.call(memory, 1)).toThrow(RangeError)
+    expect(memory.buffer.byteLength).toBe(4 * WASM_PAGE_BYTES)
+  })
+
+  it('reads the size of a shared memory too', () => {
+    const memory = new Wasm.Memory({ initial: 2, maximum: 16, shared: true })
+    const grow = cappedGrow(nativeGrow, 3 * WASM_PAGE_BYTES)
+    expect(grow.call(memory, 1)).toBe(2)
+    expect(() => grow.call(memory, 1)).toThrow(RangeError)
+  })
+})
+
+describe('the run channel', () => {
+  function channel(maxArgumentChars = 10) {
+    const sent: WorkerPost[] = []
+    const exits: number[] = []
+    const run = createRunChannel({
+      send: (message) => sent.push(message),
+      exit: (code) => exits.push(code),
+      utf8Length: (text) => Buffer.byteLength(text, 'utf8'),
+      maxArgumentChars,
+    })
+    return { run, sent, exits }
+  }
+
+  it('posts lines, calls and one completion, and ends the thread with it', () => {
+    const { run, sent, exits } = channel()
+    run.log('hi')
+    run.call(1, 'echo', '{}')
+    run.done(DoneStatus.OK, '3')
+    run.done(DoneStatus.EXCEPTION, 'late')
+    run.log('after')
+    run.call(2, 'echo', '{}')
+    expect(sent).toEqual([
+      { k: 'log', l: 'hi' },
+      { k: 'call', i: 1, n: 'echo', a: '{}' },
+      { k: 'done', s: DoneStatus.OK, v: '3' },
+    ])
+    expect(exits).toEqual([0])
+    expect(run.finished()).toBe(true)
+  })
+
+  it('stops the run at the output cap, counting an empty line as one byte', () => {
+    const { run, sent } = channel()
+    run.setOutputLimit(3)
+    run.log('')
+    run.log('é')
+    run.log('')
+    expect(sent).toEqual([
+      { k: 'log', l: '' },
+      { k: 'log', l: 'é' },
+      { k: 'done', s: DoneStatus.OUTPUT_LIMIT, v: 'output exceeded maxOutputBytes (3 bytes)' },
+    ])
+  })
+
+  it('ends a run whose call arguments pass the cap instead of posting them', () => {
+    const { run, sent } = channel(4)
+    run.call(1, 'echo', '12345')
+    expect(sent).toEqual([
+      { k: 'done', s: DoneStatus.EXCEPTION, v: 'a tool call carried more than 4 characters of arguments' },
+    ])
+  })
+
+  it('posts a completion without a payload as such, and text for anything else', () => {
+    const first = channel()
+    first.run.done(DoneStatus.OK, null)
+    expect(first.sent).toEqual([{ k: 'done', s: DoneStatus.OK }])
+    const second = channel()
+    second.run.done(DoneStatus.EXCEPTION, 7)
+    expect(second.sent).toEqual([{ k: 'done', s: DoneStatus.EXCEPTION, v: '7' }])
+  })
+})

@@ -1,0 +1,58 @@
+// Public API of @dsh/tools-codemode/runtime-kit: the pieces every CodeRuntime shares.
+// Explicit named re-exports only; no logic here.
+export { awaitBoot, type BootOutcome, type WorkerEvents } from './await-boot'
+export {
+  type BusyTimeSource,
+  type LoopUtilization,
+  type RunBudget,
+  startBudgetWatchdog,
+} from './budget-watchdog'
+export {
+  type ConfigCheck,
+  checkOptions,
+  choiceOption,
+  createConfigSchema,
+  integerOption,
+  MAX_TIMER_MS,
+  type OptionRule,
+  type OptionRules,
+  optionIssue,
+  type StandardConfigSchema,
+} from './config-check'
+export { DoneStatus, failureKindOf } from './done-status'
+export {
+  type LineCost,
+  type OutputLimits,
+  OutputMeter,
+  utf8LineCost,
+  utf8LineWithBreakCost,
+} from './output-meter'
+export { raceAbort } from './race-abort'
+export {
+  type CallFailure,
+  callFailureOf,
+  completionOutcome,
+  describeWorkerError,
+  encodeCallValue,
+  failedOutcome,
+  nonJsonValueMessage,
+  RUN_ABORTED_MESSAGE,
+  RUNTIME_DISPOSED_MESSAGE,
+} from './run-outcome'
+export {
+  CODE_RUNTIME_ERROR_CODES,
+  CodeRuntimeConfigError,
+  CodeRuntimeError,
+  type CodeRuntimeErrorCode,
+  isCodeRuntimeError,
+} from './runtime-error'
+export { Semaphore } from './semaphore'
+export {
+  type CallCursor,
+  callIssue,
+  createCallCursor,
+  isMessageRecord,
+  ownField,
+  type ParsedCompletion,
+  parseCompletion,
+} from './worker-message'

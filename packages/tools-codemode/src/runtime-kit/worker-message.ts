@@ -1,0 +1,70 @@
+/**
+ * Building blocks of a host-side parser for messages from a run thread. The port is hostile:
+ * fields are read only when they are the message's own (nothing inherited resolves), call ids
+ * must arrive strictly in sequence (so none can be answered twice), binding names must belong
+ * to the run's allowed set, and a completion is checked before anything is rebuilt from it.
+ * A runtime's parser switches on its own message kinds and uses these for the shared rules.
+ */
+import { DoneStatus } from './done-status'
+
+/** Per-run state the call check reads; `nextCallId` advances as calls are accepted. */
+export interface CallCursor {
+  /** The id the next call must carry (ids start at 1). */
+  nextCallId: number
+  /** The binding names this run may call. Membership is exact: nothing inherited resolves. */
+  readonly allowed: ReadonlySet<string>
+}
+
+/** A new cursor for a run allowed to call `toolNames`. */
+export function createCallCursor(toolNames: readonly string[]): CallCursor {
+  return { nextCallId: 1, allowed: new Set(toolNames) }
+}
+
+/** Whether `raw` is a plain message record (an object, not an array, not null). */
+export function isMessageRecord(raw: unknown): raw is object {
+  return typeof raw === 'object' && raw !== null && !Array.isArray(raw)
+}
+
+/** `record[key]` when it is the record's own property, otherwise `undefined` (no getter of a prototype runs). */
+export function ownField(record: object, key: string): unknown {
+  return Object.hasOwn(record, key) ? (record as Record<string, unknown>)[key] : undefined
+}
+
+/**
+ * Check the call with `id` and `name` against the cursor without advancing it: the reason it
+ * is refused, or `undefined` when the next call may be this one. Pass `expected` to check a
+ * later call of a batch (default `cursor.nextCallId`).
+ */
+export function callIssue(
+  cursor: CallCursor,
+  id: unknown,
+  name: unknown,
+  expected: number = cursor.nextCallId,
+): string | undefined {
+  if (id !== expected) return `call id ${String(id)} is out of sequence (expected ${expected})`
+  if (typeof name !== 'string') return 'a binding name must be a string'
+  if (!cursor.allowed.has(name)) return `binding "${name}" is not allowed in this run`
+  return undefined
+}
+
+/** A checked completion: its status and its payload text, if any. */
+export type ParsedCompletion =
+  | { readonly ok: true; readonly status: DoneStatus; readonly payload: string | undefined }
+  | { readonly ok: false; readonly reason: string }
+
+const doneStatuses: ReadonlySet<unknown> = new Set(Object.values(DoneStatus))
+
+/**
+ * Check a completion's status and payload: the status must be a {@link DoneStatus}, the payload
+ * text or absent, and a status other than `OK` must carry its message.
+ */
+export function parseCompletion(status: unknown, payload: unknown): ParsedCompletion {
+  if (!doneStatuses.has(status)) return { ok: false, reason: 'unknown completion status' }
+  if (payload !== undefined && typeof payload !== 'string') {
+    return { ok: false, reason: 'a completion payload must be a string' }
+  }
+  if (status !== DoneStatus.OK && payload === undefined) {
+    return { ok: false, reason: 'a failed completion must carry a message' }
+  }
+  return { ok: true, status: status as DoneStatus, payload }
+}

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest'
+import { deferred, FakeToolCallError, fakeHost, runRequest, until } from '../src/testing'
+
+describe('the shared runtime test fixtures', () => {
+  it('fakeHost dispatches to its own tools only, records calls and lines, and rejects like ToolCallError', async () => {
+    const { host, calls, streamed } = fakeHost({ echo: (args) => args as string })
+    expect(await host.call('echo', 'hi')).toBe('hi')
+    for (const name of ['missing', 'toString', '__proto__']) {
+      const error = await host.call(name, null).catch((reason: unknown) => reason)
+      expect(error).toBeInstanceOf(FakeToolCallError)
+      expect(error).toMatchObject({ toolName: name, message: `unknown tool ${name}` })
+    }
+    host.onLog?.('line')
+    expect(calls.map((call) => call.name)).toEqual(['echo', 'missing', 'toString', '__proto__'])
+    expect(streamed).toEqual(['line'])
+    expect(host.signal.aborted).toBe(false)
+  })
+
+  it('runRequest sorts the tool names as Code Mode passes them', () => {
+    expect(runRequest('return 1', ['b', 'a'])).toEqual({
+      code: 'return 1',
+      description: 'test program',
+      toolNames: ['a', 'b'],
+    })
+  })
+
+  it('until waits for an event and gives up after its turns instead of hanging', async () => {
+    const gate = deferred<number>()
+    let value = 0
+    void gate.promise.then((v) => {
+      value = v
+    })
+    setImmediate(() => gate.resolve(3))
+    await until(() => value === 3)
+    await expect(until(() => false, 5)).rejects.toThrow('condition never held')
+  })
+})
