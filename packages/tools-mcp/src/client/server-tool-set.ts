@@ -18,6 +18,8 @@ interface Registration {
 export interface ServerToolSetOptions {
   readonly prefix: string
   readonly trustAnnotations: boolean
+  /** Whether anyone observes a call's progress (see `McpToolBinding.progressObserved`). */
+  progressObserved(): boolean
   /** One warning, naming the server and the tool where there is one. */
   warn(message: string, tool?: string): void
 }
@@ -113,10 +115,13 @@ export class ServerToolSet {
   }
 
   #register(tool: Tool, local: string): void {
+    let registered: ToolDefinition | undefined
     const build = buildMcpToolDefinition(tool, {
       local,
       connection: this.#connection,
       trustAnnotations: this.#options.trustAnnotations,
+      progressObserved: this.#options.progressObserved,
+      listed: () => this.owns(registered),
     })
     if ('refused' in build) {
       this.#options.warn(`not registered: ${build.refused}`, tool.name)
@@ -132,6 +137,7 @@ export class ServerToolSet {
         dispose,
       })
       this.#definitions.add(build.definition)
+      registered = build.definition
     } catch (error) {
       this.#options.warn(
         `not registered: ${error instanceof Error ? error.message : String(error)}`,
