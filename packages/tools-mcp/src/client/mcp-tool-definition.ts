@@ -134,7 +134,9 @@ function send(call: ServerCall, client: Client, args: JsonValue, exec: ToolRunCo
   const { binding } = call
   // A closure per call only when someone observes progress (SPEC §12: `tools/progress`, which the
   // timeout policy's `resetTimeoutOnProgress` listens to); `exec.progress` sanitizes and never throws.
-  const onprogress = binding.progressObserved() ? (progress: Progress) => exec.progress(progress as ToolProgressUpdate) : undefined
+  const onprogress = binding.progressObserved()
+    ? (progress: Progress) => exec.progress(progress as ToolProgressUpdate)
+    : undefined
   return binding.connection.callTool(client, call.tool.name, args, exec.signal, onprogress).then(call.toValue)
 }
 
@@ -196,6 +198,8 @@ export function buildMcpToolDefinition(tool: Tool, binding: McpToolBinding): Mcp
     }),
     execute: (args: JsonValue, exec: ToolRunContext) => callServer(call, args, exec),
   }
+  // Declared so a timeout policy enforces the same deadline as TOOL_TIMEOUT, restarted on progress.
+  if (binding.connection.timeoutMs !== undefined) definition.timeoutMs = binding.connection.timeoutMs
   const annotations = binding.trustAnnotations ? annotationsOf(tool) : undefined
   if (annotations !== undefined) definition.annotations = annotations
   return { definition: Object.freeze(definition) as unknown as ToolDefinition, notes }

@@ -46,11 +46,15 @@ export async function apply(ctx: Context, input: McpClientConfig): Promise<void>
     transport: config.transport,
     timeoutMs: config.timeoutMs,
     onToolsChanged: () => {
-      tools.sync().catch((error: unknown) => warn(`re-listing tools after list_changed failed: ${messageOf(error)}`))
+      tools
+        .sync()
+        .catch((error: unknown) => warn(`re-listing tools after list_changed failed: ${messageOf(error)}`))
     },
     // A restarted server may list other tools, and may not say so with list_changed.
     onReconnect: (): Promise<void> =>
-      tools.sync().catch((error: unknown) => warn(`re-listing tools after reconnecting failed: ${messageOf(error)}`)),
+      tools
+        .sync()
+        .catch((error: unknown) => warn(`re-listing tools after reconnecting failed: ${messageOf(error)}`)),
   })
   // The cordis hook table the runtime dispatches `tools/progress` from (read per call: listeners come and go).
   const hooks = ctx.events._hooks

@@ -14,6 +14,10 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import type { McpTransportConfig } from '../config'
 import { McpServerError } from '../errors'
+import { keepProgressOrder } from './keep-progress-order'
+
+/** How much later than `timeoutMs` a `tools/call` answer is given up on (see `callTool`). */
+const TIE_BREAK_MS = 1
 
 /** How much of a child's stderr a failure message quotes. */
 export const STDERR_TAIL_CHARS = 2048
@@ -46,6 +50,8 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
  */
 export class ServerConnection {
   readonly server: string
+  /** The configured per-request deadline, ms (also each tool's declared `timeoutMs`). */
+  readonly timeoutMs: number | undefined
   #options: ServerConnectionOptions
   #session: Promise<Session> | undefined
   #live: Session | undefined
@@ -57,6 +63,7 @@ export class ServerConnection {
 
   constructor(options: ServerConnectionOptions) {
     this.server = options.server
+    this.timeoutMs = options.timeoutMs
     this.#options = options
   }
 
@@ -102,9 +109,12 @@ export class ServerConnection {
     onprogress: ((progress: Progress) => void) | undefined,
   ): Promise<CallToolResult> {
     const session = this.#session
-    const timeout = this.#options.timeoutMs
+    const timeout = this.timeoutMs
     const options: RequestOptions = { signal }
-    if (timeout !== undefined) options.timeout = timeout
+    // The tools declare the same `timeoutMs`: one more millisecond here lets the timeout policy's
+    // deadline (TOOL_TIMEOUT, the session kept) win the tie, also after both restart on progress
+    // (the SDK restarts its own first); without the policy this is the hang deadline.
+    if (timeout !== undefined) options.timeout = timeout + TIE_BREAK_MS
     // A token makes the server report progress, which costs both sides per call: asked for only
     // when someone consumes it (an observer of the call's progress, or the deadline it restarts).
     const progress = onprogress ?? (timeout === undefined ? undefined : ignoreProgress)
@@ -117,7 +127,11 @@ export class ServerConnection {
     // `listTools()` (task-only tools, output validators), which this plugin never calls (it
     // lists raw pages and validates per tool), and one more async hop per call.
     return client
-      .request({ method: 'tools/call', params: { name, arguments: args as Record<string, unknown> } }, CallToolResultSchema, options)
+      .request(
+        { method: 'tools/call', params: { name, arguments: args as Record<string, unknown> } },
+        CallToolResultSchema,
+        options,
+      )
       .then(
         (result) => {
           this.#inFlight--
@@ -204,6 +218,7 @@ export class ServerConnection {
       await client.close().catch(() => undefined)
       throw this.#error(`could not connect to MCP server "${this.server}": ${messageOf(error)}`, error)
     }
+    keepProgressOrder(transport)
     const session: Session = { client, transport }
     client.onclose = () => {
       // The server went away on its own (crash, exit, HTTP session end): reconnect on next use.
