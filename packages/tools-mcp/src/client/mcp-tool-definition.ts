@@ -113,7 +113,11 @@ interface ServerCall {
   readonly toValue: (result: CallToolResult) => JsonValue
 }
 
-function resultToValue(tool: Tool, server: string, structured: boolean): (result: CallToolResult) => JsonValue {
+function resultToValue(
+  tool: Tool,
+  server: string,
+  structured: boolean,
+): (result: CallToolResult) => JsonValue {
   return (result) => {
     if (result.isError === true) {
       const text = textOfBlocks(result.content) || '(no error text)'
@@ -186,7 +190,11 @@ export function buildMcpToolDefinition(tool: Tool, binding: McpToolBinding): Mcp
       `root $schema dropped from ${dropped.join(' and ')} (the schema gate does not take $schema yet; its keywords mean the same)`,
     )
   }
-  const call: ServerCall = { tool, binding, toValue: resultToValue(tool, binding.connection.server, structured) }
+  const call: ServerCall = {
+    tool,
+    binding,
+    toValue: resultToValue(tool, binding.connection.server, structured),
+  }
   const definition: Record<string, unknown> = {
     name: binding.local,
     description: boundedDescription(tool),
