@@ -141,7 +141,7 @@ function send(call: ServerCall, client: Client, args: JsonValue, exec: ToolRunCo
   const onprogress = binding.progressObserved()
     ? (progress: Progress) => exec.progress(progress as ToolProgressUpdate)
     : undefined
-  return binding.connection.callTool(client, call.tool.name, args, exec.signal, onprogress).then(call.toValue)
+  return binding.connection.callTool(client, call.tool.name, args, exec.signal, onprogress, call.toValue)
 }
 
 /**
