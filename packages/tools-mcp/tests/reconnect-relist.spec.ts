@@ -85,6 +85,21 @@ describe('client plugin: a reconnect re-lists the tools (without list_changed)',
     expect(registeredNames(ctx, 'fx__')).not.toContain('fx__echo')
   })
 
+  it('the call that triggers the reconnect, to a tool whose schema changed, still goes to the server', async () => {
+    const { ctx } = await createApp()
+    const fixture = inMemoryFixture()
+    await loadMcp(ctx, { name: 'fx', transport: fixture.transport })
+    fixture.restartWith(RESTARTED)
+    await call(ctx, 'fx__crash')
+    // Validated against the schema it was dispatched with; the restarted server still lists it.
+    const result = await call(ctx, 'fx__stats', {})
+    expect(result.isError).toBe(false)
+    expect(fixture.servers[1]!.stats.byTool.stats).toBe(1)
+    // From now on the new schema applies.
+    const next = await call(ctx, 'fx__stats', {})
+    expect(next.isError && next.error.info?.code).toBe('INVALID_ARGS')
+  })
+
   it('a restarted server with the same tools keeps the registrations (no re-registration churn)', async () => {
     const { ctx } = await createApp()
     const fixture = inMemoryFixture()

@@ -29,7 +29,7 @@ export interface McpToolBinding {
   readonly trustAnnotations: boolean
   /** Whether anyone observes this call's progress (then a progress token is requested). */
   progressObserved(): boolean
-  /** Whether this tool is still registered (false once a re-list removed or replaced it). */
+  /** Whether the server still lists this tool (false once a re-list found it gone). */
   listed(): boolean
 }
 

@@ -115,13 +115,13 @@ export class ServerToolSet {
   }
 
   #register(tool: Tool, local: string): void {
-    let registered: ToolDefinition | undefined
     const build = buildMcpToolDefinition(tool, {
       local,
       connection: this.#connection,
       trustAnnotations: this.#options.trustAnnotations,
       progressObserved: this.#options.progressObserved,
-      listed: () => this.owns(registered),
+      // By the server's name: a tool re-registered with a changed schema is still listed.
+      listed: () => this.#current.has(tool.name),
     })
     if ('refused' in build) {
       this.#options.warn(`not registered: ${build.refused}`, tool.name)
@@ -137,7 +137,6 @@ export class ServerToolSet {
         dispose,
       })
       this.#definitions.add(build.definition)
-      registered = build.definition
     } catch (error) {
       this.#options.warn(
         `not registered: ${error instanceof Error ? error.message : String(error)}`,
