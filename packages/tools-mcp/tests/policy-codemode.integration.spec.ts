@@ -140,6 +140,32 @@ describe('policy on MCP tools', () => {
   })
 })
 
+describe('MCP progress in Code Mode', () => {
+  it('a run_code sub-call’s MCP progress reaches tools/progress with the sub-call’s execution', async () => {
+    const { ctx } = await createApp('code')
+    app = ctx
+    await ctx.plugin(WorkerThreadCodeRuntime, { maxConcurrentRuns: 1 })
+    await ctx.plugin(CodeMode, {})
+    await loadMcp(ctx, { name: 'fx', transport: inMemoryFixture().transport })
+    const seen: { name: string; parent: boolean; progress: number | undefined }[] = []
+    ctx.on('tools/progress', (execution, update) => {
+      seen.push({ name: execution.name, parent: execution.parent !== undefined, progress: update.progress })
+    })
+    const result = await ctx.tools.execute({
+      callId: 'run-progress',
+      name: 'run_code',
+      arguments: { code: 'return await tools.fx__progress({ steps: 3, ms: 0 })', description: 'progress' },
+      signal: new AbortController().signal,
+    })
+    expect(result.isError).toBe(false)
+    expect(seen.filter((entry) => entry.name === 'fx__progress')).toEqual([
+      { name: 'fx__progress', parent: true, progress: 1 },
+      { name: 'fx__progress', parent: true, progress: 2 },
+      { name: 'fx__progress', parent: true, progress: 3 },
+    ])
+  })
+})
+
 function pick(result: ToolExecutionResult) {
   return result.isError
     ? { isError: true, code: result.error.info?.code, message: result.error.message }

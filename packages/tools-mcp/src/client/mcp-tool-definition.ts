@@ -7,12 +7,14 @@ import {
   snapshotJson,
   type ToolAnnotations,
   type ToolDefinition,
+  type ToolProgressUpdate,
   type ToolRunContext,
+  UnknownToolError,
 } from '@dsh/tools-core'
-import type { Tool } from '@modelcontextprotocol/sdk/types.js'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js'
 import { McpServerError } from '../errors'
 import { CONTENT_BLOCKS_SCHEMA, renderContentBlocks, textOfBlocks } from './content-blocks'
-import { forwardProgress } from './forward-progress'
 import type { ServerConnection } from './server-connection'
 
 /** Descriptions longer than this are cut (with a marker): they are prompt text, paid every turn. */
@@ -25,6 +27,10 @@ export interface McpToolBinding {
   readonly local: string
   readonly connection: ServerConnection
   readonly trustAnnotations: boolean
+  /** Whether anyone observes this call's progress (then a progress token is requested). */
+  progressObserved(): boolean
+  /** Whether the server still lists this tool (false once a re-list found it gone). */
+  listed(): boolean
 }
 
 /** A built definition plus notes for the log, or the reason the tool cannot be registered. */
@@ -99,35 +105,62 @@ function annotationsOf(tool: Tool): ToolAnnotations | undefined {
   return Object.freeze(out)
 }
 
-async function callServer(
+/** What one registered tool's body needs per call, built once at registration. */
+interface ServerCall {
+  readonly tool: Tool
+  readonly binding: McpToolBinding
+  /** The call's value from the SDK's result: `structuredContent` or the content blocks. */
+  readonly toValue: (result: CallToolResult) => JsonValue
+}
+
+function resultToValue(
   tool: Tool,
-  connection: ServerConnection,
+  server: string,
   structured: boolean,
-  args: JsonValue,
-  exec: ToolRunContext,
-): Promise<JsonValue> {
-  const reports = typeof (exec as { progress?: unknown }).progress === 'function'
-  const result = await connection.callTool(
-    tool.name,
-    args,
-    exec.signal,
-    reports ? (progress) => forwardProgress(exec, progress) : undefined,
-  )
-  if (result.isError === true) {
-    const text = textOfBlocks(result.content) || '(no error text)'
-    throw new McpServerError(
-      connection.server,
-      `MCP tool "${tool.name}" on server "${connection.server}" failed: ${text}`,
-    )
+): (result: CallToolResult) => JsonValue {
+  return (result) => {
+    if (result.isError === true) {
+      const text = textOfBlocks(result.content) || '(no error text)'
+      throw new McpServerError(server, `MCP tool "${tool.name}" on server "${server}" failed: ${text}`)
+    }
+    if (!structured) return result.content as JsonValue
+    if (result.structuredContent === undefined) {
+      throw new McpServerError(
+        server,
+        `MCP tool "${tool.name}" on server "${server}" declares an outputSchema but returned no structuredContent`,
+      )
+    }
+    return result.structuredContent as JsonValue
   }
-  if (!structured) return result.content as JsonValue
-  if (result.structuredContent === undefined) {
-    throw new McpServerError(
-      connection.server,
-      `MCP tool "${tool.name}" on server "${connection.server}" declares an outputSchema but returned no structuredContent`,
-    )
-  }
-  return result.structuredContent as JsonValue
+}
+
+function send(call: ServerCall, client: Client, args: JsonValue, exec: ToolRunContext): Promise<JsonValue> {
+  const { binding } = call
+  // A closure per call only when someone observes progress (SPEC §12: `tools/progress`, which the
+  // timeout policy's `resetTimeoutOnProgress` listens to); `exec.progress` sanitizes and never throws.
+  const onprogress = binding.progressObserved()
+    ? (progress: Progress) => exec.progress(progress as ToolProgressUpdate)
+    : undefined
+  return binding.connection.callTool(client, call.tool.name, args, exec.signal, onprogress, call.toValue)
+}
+
+/**
+ * The body of an MCP tool. On a live session the request goes out with no `await` before it.
+ * After a reconnect it waits for the re-list, and a tool the restarted server no longer lists
+ * is `UNKNOWN_TOOL` instead of a call the server would refuse.
+ */
+function callServer(call: ServerCall, args: JsonValue, exec: ToolRunContext): Promise<JsonValue> {
+  const client = call.binding.connection.ready()
+  if (!(client instanceof Promise)) return send(call, client, args, exec)
+  return client.then((ready) => {
+    if (!call.binding.listed()) {
+      const { server } = call.binding.connection
+      throw new UnknownToolError(
+        `unknown tool: ${exec.name} (MCP server "${server}" no longer lists "${call.tool.name}" after reconnecting)`,
+      )
+    }
+    return send(call, ready, args, exec)
+  })
 }
 
 /**
@@ -157,7 +190,11 @@ export function buildMcpToolDefinition(tool: Tool, binding: McpToolBinding): Mcp
       `root $schema dropped from ${dropped.join(' and ')} (the schema gate does not take $schema yet; its keywords mean the same)`,
     )
   }
-  const { connection } = binding
+  const call: ServerCall = {
+    tool,
+    binding,
+    toValue: resultToValue(tool, binding.connection.server, structured),
+  }
   const definition: Record<string, unknown> = {
     name: binding.local,
     description: boundedDescription(tool),
@@ -167,8 +204,10 @@ export function buildMcpToolDefinition(tool: Tool, binding: McpToolBinding): Mcp
       render: (_args: JsonValue, value: JsonValue) =>
         structured ? [{ type: 'text', text: JSON.stringify(value, null, 2) }] : renderContentBlocks(value),
     }),
-    execute: (args: JsonValue, exec: ToolRunContext) => callServer(tool, connection, structured, args, exec),
+    execute: (args: JsonValue, exec: ToolRunContext) => callServer(call, args, exec),
   }
+  // Declared so a timeout policy enforces the same deadline as TOOL_TIMEOUT, restarted on progress.
+  if (binding.connection.timeoutMs !== undefined) definition.timeoutMs = binding.connection.timeoutMs
   const annotations = binding.trustAnnotations ? annotationsOf(tool) : undefined
   if (annotations !== undefined) definition.annotations = annotations
   return { definition: Object.freeze(definition) as unknown as ToolDefinition, notes }

@@ -17,7 +17,8 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
 
 /**
  * Connect to one MCP server and register each of its tools in the calling scope as
- * `<prefix><tool>`; keep them in step with `notifications/tools/list_changed`; close the session
+ * `<prefix><tool>`; keep them in step with `notifications/tools/list_changed` and re-list after
+ * every reconnect; forward the server's progress to `exec.progress`; close the session
  * (and the child process) with the plugin's fiber. Loading fails when the first connection or
  * listing fails (the message names the server and quotes its stderr tail).
  *
@@ -45,12 +46,22 @@ export async function apply(ctx: Context, input: McpClientConfig): Promise<void>
     transport: config.transport,
     timeoutMs: config.timeoutMs,
     onToolsChanged: () => {
-      tools.sync().catch((error) => warn(`re-listing tools after list_changed failed: ${messageOf(error)}`))
+      tools
+        .sync()
+        .catch((error: unknown) => warn(`re-listing tools after list_changed failed: ${messageOf(error)}`))
     },
+    // A restarted server may list other tools, and may not say so with list_changed.
+    onReconnect: (): Promise<void> =>
+      tools
+        .sync()
+        .catch((error: unknown) => warn(`re-listing tools after reconnecting failed: ${messageOf(error)}`)),
   })
+  // The cordis hook table the runtime dispatches `tools/progress` from (read per call: listeners come and go).
+  const hooks = ctx.events._hooks
   const tools = new ServerToolSet(ctx, connection, {
     prefix: config.prefix,
     trustAnnotations: config.trustAnnotations,
+    progressObserved: () => (hooks['tools/progress']?.length ?? 0) > 0,
     warn,
   })
   ctx.effect(

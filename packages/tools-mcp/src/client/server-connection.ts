@@ -14,6 +14,10 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import type { McpTransportConfig } from '../config'
 import { McpServerError } from '../errors'
+import { keepProgressOrder } from './keep-progress-order'
+
+/** How much later than `timeoutMs` a `tools/call` answer is given up on (see `callTool`). */
+const TIE_BREAK_MS = 1
 
 /** How much of a child's stderr a failure message quotes. */
 export const STDERR_TAIL_CHARS = 2048
@@ -30,6 +34,11 @@ export interface ServerConnectionOptions {
   readonly timeoutMs: number | undefined
   /** Called on `notifications/tools/list_changed`. */
   onToolsChanged(): void
+  /**
+   * Called when a session other than the first is up (after a crash, hang or disconnect): the
+   * restarted server may list other tools. Calls waiting for the session wait for this too.
+   */
+  onReconnect(): Promise<void>
 }
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
@@ -41,15 +50,20 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
  */
 export class ServerConnection {
   readonly server: string
+  /** The configured per-request deadline, ms (also each tool's declared `timeoutMs`). */
+  readonly timeoutMs: number | undefined
   #options: ServerConnectionOptions
   #session: Promise<Session> | undefined
   #live: Session | undefined
   #stderr = ''
   #closed = false
   #inFlight = 0
+  #sessions = 0
+  #relisting: Promise<void> | undefined
 
   constructor(options: ServerConnectionOptions) {
     this.server = options.server
+    this.timeoutMs = options.timeoutMs
     this.#options = options
   }
 
@@ -67,43 +81,75 @@ export class ServerConnection {
     }
   }
 
-  /** `tools/call` with cancellation, progress and the deadline; transport failures end the session. */
-  async callTool(
+  /**
+   * The SDK client to send a call on: the live session's, synchronously (the common case costs
+   * no `await`), or a promise that connects first and, after a reconnect, waits for the re-list
+   * (`onReconnect`), so the call sees the restarted server's tool set.
+   */
+  ready(): Client | Promise<Client> {
+    return this.#live?.client ?? this.#reconnect()
+  }
+
+  async #reconnect(): Promise<Client> {
+    const client = await this.client()
+    await this.#relisting
+    return client
+  }
+
+  /**
+   * `tools/call` on `client` (from {@link ready}) with cancellation, the deadline and, when
+   * `onprogress` is given or a deadline is set, a progress token (progress restarts the
+   * deadline); the answer is passed through `convert` (which may throw). Transport failures end
+   * the session; an abort is `ABORTED`.
+   */
+  callTool<T>(
+    client: Client,
     name: string,
     args: JsonValue,
     signal: AbortSignal,
     onprogress: ((progress: Progress) => void) | undefined,
-  ): Promise<CallToolResult> {
-    // Fast path: a live session needs no await before the request.
-    const client = this.#live?.client ?? (await this.client())
+    convert: (result: CallToolResult) => T,
+  ): Promise<T> {
     const session = this.#session
+    const timeout = this.timeoutMs
+    const options: RequestOptions = { signal }
+    // The tools declare the same `timeoutMs`: one more millisecond here lets the timeout policy's
+    // deadline (TOOL_TIMEOUT, the session kept) win the tie, also after both restart on progress
+    // (the SDK restarts its own first); without the policy this is the hang deadline.
+    if (timeout !== undefined) options.timeout = timeout + TIE_BREAK_MS
+    // A token makes the server report progress, which costs both sides per call: asked for only
+    // when someone consumes it (an observer of the call's progress, or the deadline it restarts).
+    const progress = onprogress ?? (timeout === undefined ? undefined : ignoreProgress)
+    if (progress !== undefined) {
+      options.onprogress = progress
+      options.resetTimeoutOnProgress = true
+    }
     this.#inFlight++
-    try {
-      // A progress token is requested only when someone consumes progress: a configured deadline
-      // (progress restarts it) or a run context that reports it (SPEC §12).
-      const timeout = this.#options.timeoutMs
-      const progress = onprogress ?? (timeout === undefined ? undefined : ignoreProgress)
-      const options: RequestOptions = { signal }
-      if (timeout !== undefined) options.timeout = timeout
-      if (progress !== undefined) {
-        options.onprogress = progress
-        options.resetTimeoutOnProgress = true
-      }
-      return (await client.callTool(
-        { name, arguments: args as Record<string, unknown> },
+    // `request` rather than `Client.callTool`: the latter only adds checks fed by the SDK's own
+    // `listTools()` (task-only tools, output validators), which this plugin never calls (it
+    // lists raw pages and validates per tool), and one more async hop per call.
+    return client
+      .request(
+        { method: 'tools/call', params: { name, arguments: args as Record<string, unknown> } },
         CallToolResultSchema,
         options,
-      )) as CallToolResult
-    } catch (error) {
-      // The SDK has sent notifications/cancelled; an abort is ABORTED, whatever the SDK rejected with.
-      if (signal.aborted)
-        throw new ToolAbortedError(`MCP tools/call "${name}" on server "${this.server}" cancelled`, {
-          cause: error,
-        })
-      throw await this.#failure(`tools/call "${name}"`, error, session)
-    } finally {
-      this.#inFlight--
-    }
+      )
+      .then(
+        (result) => {
+          this.#inFlight--
+          // Converted in the same reaction: one promise per call fewer than a second `then`.
+          return convert(result as CallToolResult)
+        },
+        async (error: unknown) => {
+          this.#inFlight--
+          // The SDK has sent notifications/cancelled; an abort is ABORTED, whatever it rejected with.
+          if (signal.aborted)
+            throw new ToolAbortedError(`MCP tools/call "${name}" on server "${this.server}" cancelled`, {
+              cause: error,
+            })
+          throw await this.#failure(`tools/call "${name}"`, error, session)
+        },
+      )
   }
 
   /** Options for every other request: the configured deadline. */
@@ -175,6 +221,7 @@ export class ServerConnection {
       await client.close().catch(() => undefined)
       throw this.#error(`could not connect to MCP server "${this.server}": ${messageOf(error)}`, error)
     }
+    keepProgressOrder(transport)
     const session: Session = { client, transport }
     client.onclose = () => {
       // The server went away on its own (crash, exit, HTTP session end): reconnect on next use.
@@ -184,6 +231,8 @@ export class ServerConnection {
       }
     }
     this.#live = session
+    // Not awaited here: the re-list itself needs this session.
+    if (this.#sessions++ > 0) this.#relisting = this.#options.onReconnect()
     return session
   }
 

@@ -18,6 +18,8 @@ interface Registration {
 export interface ServerToolSetOptions {
   readonly prefix: string
   readonly trustAnnotations: boolean
+  /** Whether anyone observes a call's progress (see `McpToolBinding.progressObserved`). */
+  progressObserved(): boolean
   /** One warning, naming the server and the tool where there is one. */
   warn(message: string, tool?: string): void
 }
@@ -117,6 +119,9 @@ export class ServerToolSet {
       local,
       connection: this.#connection,
       trustAnnotations: this.#options.trustAnnotations,
+      progressObserved: this.#options.progressObserved,
+      // By the server's name: a tool re-registered with a changed schema is still listed.
+      listed: () => this.#current.has(tool.name),
     })
     if ('refused' in build) {
       this.#options.warn(`not registered: ${build.refused}`, tool.name)
