@@ -1,4 +1,5 @@
 import type { Context } from '@deepseek-ai/cordis'
+import { createScopedEmitter } from '@dsh/tools-core'
 import { Config, type McpClientConfig, resolveMcpClientConfig } from '../config'
 import type { McpWarning } from '../events'
 import { askBeforeDestructive } from './ask-before-destructive'
@@ -56,12 +57,12 @@ export async function apply(ctx: Context, input: McpClientConfig): Promise<void>
         .sync()
         .catch((error: unknown) => warn(`re-listing tools after reconnecting failed: ${messageOf(error)}`)),
   })
-  // The cordis hook table the runtime dispatches `tools/progress` from (read per call: listeners come and go).
-  const hooks = ctx.events._hooks
+  // Asked per call: `tools/progress` listeners come and go.
+  const events = createScopedEmitter(ctx)
   const tools = new ServerToolSet(ctx, connection, {
     prefix: config.prefix,
     trustAnnotations: config.trustAnnotations,
-    progressObserved: () => (hooks['tools/progress']?.length ?? 0) > 0,
+    progressObserved: () => events.listening('tools/progress'),
     warn,
   })
   ctx.effect(
