@@ -11,7 +11,9 @@ import {
 import {
   acceptsNull,
   branchOfType,
+  CONSTRAINT_UNION_FOLDED,
   elementSchemaOf,
+  isConstraintUnion,
   isObject,
   isOpaque,
   mergeAllOf,
@@ -126,6 +128,11 @@ export function convertOpenAiStrict(job: RewriteJob, context: RewriteContext): u
   if (objectLike) for (const key of OPENAI_TYPED_KEYWORDS.object!) allowed.add(key)
   for (const [key, value] of Object.entries(node)) {
     if (DROPPED_SILENTLY.has(key) || key === 'description' || value === undefined) continue
+    if ((key === 'anyOf' || key === 'oneOf') && isConstraintUnion(node, value)) {
+      folded.push(foldText(key, value))
+      context.change(joinPath(path, key), CONSTRAINT_UNION_FOLDED)
+      continue
+    }
     if (key === 'oneOf' && Array.isArray(value)) {
       context.change(
         joinPath(path, key),
