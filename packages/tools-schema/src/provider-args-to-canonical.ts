@@ -7,7 +7,7 @@ import {
   elementSchemaOf,
   isConstraintUnion,
   isObject,
-  isOpaque,
+  isOpaqueIn,
   mergeAllOf,
   resolvePointer,
   type SchemaObject,
@@ -70,7 +70,7 @@ export function providerArgsToCanonical(
       node = !strict && isObject(target) ? { ...target, ...siblings } : target
       refs = { ref, parent: refs }
     }
-    if (isOpaque(node)) {
+    if (isOpaqueIn(node, dialect)) {
       job.put(decoded(value))
       continue
     }

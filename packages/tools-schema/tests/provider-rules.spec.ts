@@ -61,6 +61,10 @@ const OPENAI_RULES: Rule[] = [
     ],
     keeps: [closed({ a: { type: 'string' } })],
     canonical: [
+      { type: 'object' },
+      { type: 'object', additionalProperties: { type: 'string' }, description: 'free-form' },
+      {},
+      true,
       canonical(
         { a: { type: 'string' }, b: { type: 'string' } },
         { anyOf: [{ required: ['a'] }, { required: ['b'] }] },
@@ -243,8 +247,14 @@ const GEMINI_RULES: Rule[] = [
       [gemini({ '9lives': { type: 'STRING' } }), 'parameter names must match'],
       [gemini({ ['a'.repeat(65)]: { type: 'STRING' } }), 'parameter names must match'],
     ],
-    keeps: [gemini({ _a9: { type: 'STRING' } }), { type: 'OBJECT', properties: {} }],
-    canonical: [canonical({ a: { type: 'string' } })],
+    keeps: [gemini({ _a9: { type: 'STRING' } }), { type: 'OBJECT', properties: {} }, { type: 'OBJECT' }],
+    canonical: [
+      canonical({ a: { type: 'string' } }),
+      { type: 'object' },
+      { type: 'object', properties: {}, additionalProperties: false },
+      { type: 'object', additionalProperties: { type: 'string' } },
+      true,
+    ],
   },
   {
     rule: 'only the `Schema` fields (no `$ref`, `$defs`, `oneOf`, `allOf`, `const`, `additionalProperties`)',
@@ -407,7 +417,13 @@ const GEMINI_RULES: Rule[] = [
     keeps: [],
     canonical: [
       canonical(
-        { a: { type: 'array' }, t: { type: 'array', items: [{ type: 'string' }] }, d: { type: 'object' } },
+        {
+          a: { type: 'array' },
+          t: { type: 'array', items: [{ type: 'string' }] },
+          d: { type: 'object' },
+          e: { type: 'object', properties: {} },
+          c: { type: 'object', properties: {}, additionalProperties: false },
+        },
         {
           required: ['a', 'missing'],
         },
@@ -449,6 +465,33 @@ describe('values under folded rules still read back', () => {
     // "123" stays a string: the folded branches are not JSON-decoded
     expect(providerArgsToCanonical({ a: null, b: '123' }, schema, 'openai-strict')).toEqual({ b: '123' })
     expect(providerArgsToCanonical({ b: '123' }, schema, 'gemini')).toEqual({ b: '123' })
+  })
+
+  it('free-form parameters stay an object at the root, and their arguments are read back unchanged', () => {
+    for (const schema of [{ type: 'object' }, { type: 'object', properties: {} }, true] as JsonValue[]) {
+      const strict = toProviderSchema(schema, 'openai-strict')
+      expect(strict.schema).toEqual({
+        type: 'object',
+        properties: {},
+        required: [],
+        additionalProperties: false,
+      })
+      expect(toProviderSchema(schema, 'gemini').schema).toEqual({ type: 'OBJECT' })
+      for (const dialect of ['openai-strict', 'gemini'] as const) {
+        expect(providerArgsToCanonical({ a: 1 }, schema, dialect)).toEqual({ a: 1 })
+      }
+    }
+  })
+
+  it('a Gemini object without properties below the root travels as a JSON string and decodes back', () => {
+    const schema = canonical({ e: { type: 'object', properties: {} }, n: { type: 'integer' } })
+    const converted = toProviderSchema(schema, 'gemini').schema as { properties: Record<string, unknown> }
+    expect(converted.properties.e).toMatchObject({ type: 'STRING' })
+    expect(providerArgsToCanonical({ e: '{}', n: 1 }, schema, 'gemini')).toEqual({ e: {}, n: 1 })
+    // strict mode can say "an empty object": it stays one
+    const strict = toProviderSchema(schema, 'openai-strict').schema as { properties: Record<string, unknown> }
+    expect(strict.properties.e).toMatchObject({ type: ['object', 'null'], properties: {} })
+    expect(providerArgsToCanonical({ e: {}, n: null }, schema, 'openai-strict')).toEqual({ e: {} })
   })
 
   it('a node constrained only by inexpressible keywords travels as a JSON string and decodes back', () => {

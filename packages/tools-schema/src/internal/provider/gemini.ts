@@ -15,7 +15,7 @@ import {
   elementSchemaOf,
   isConstraintUnion,
   isObject,
-  isOpaque,
+  isOpaqueIn,
   mergeAllOf,
   notASchema,
   refName,
@@ -106,7 +106,13 @@ export function convertGemini(job: RewriteJob, context: RewriteContext): unknown
     return { type: 'STRING', description: 'no value is accepted here' }
   }
   if (!isObject(job.node) && job.node !== true) return notASchema(path, job.node)
-  if (isOpaque(job.node)) {
+  if (path === '$' && isOpaqueIn(job.node, 'gemini')) {
+    // the parameters themselves must stay an `OBJECT`; one without properties is accepted at the root
+    context.change(path, 'free-form parameters: offered as an `OBJECT` without declared members')
+    const description = isObject(job.node) ? job.node.description : undefined
+    return typeof description === 'string' ? { type: 'OBJECT', description } : { type: 'OBJECT' }
+  }
+  if (isOpaqueIn(job.node, 'gemini')) {
     context.change(path, 'free-form value: sent as a JSON-encoded string and decoded back')
     return opaque(job.node, 'any JSON value')
   }

@@ -47,6 +47,23 @@ export function isOpaque(node: unknown): boolean {
   )
 }
 
+/**
+ * {@link isOpaque} for one dialect. Gemini also refuses an `OBJECT` whose `properties` are empty
+ * ("should be non-empty for OBJECT type"), so below the root such an object travels as a JSON
+ * string there too. Both directions ask this, so the reshape stays reversible.
+ */
+export function isOpaqueIn(node: unknown, dialect: 'openai-strict' | 'gemini'): boolean {
+  if (isOpaque(node)) return true
+  if (dialect !== 'gemini' || !isObject(node) || !isObject(node.properties)) return false
+  const types = typesOf(node)
+  return (
+    types.length === 1 &&
+    types[0] === 'object' &&
+    Object.keys(node.properties).length === 0 &&
+    !['$ref', 'anyOf', 'oneOf', 'allOf'].some((key) => Object.hasOwn(node, key))
+  )
+}
+
 /** The change both converters record for a folded constraint-only union. */
 export const CONSTRAINT_UNION_FOLDED =
   'union of constraint-only branches folded into the description (checked after the call)'
