@@ -30,6 +30,24 @@ describe('real tool schema corpus', () => {
     }
   })
 
+  it('every entry says whether its schema was re-read against a stored copy of its source', () => {
+    const statuses = new Map<string, number>()
+    for (const entry of corpus) {
+      const { status, read, note } = entry.provenance
+      statuses.set(status, (statuses.get(status) ?? 0) + 1)
+      expect(['matches', 'corrected', 'not-re-read'], entry.name).toContain(status)
+      expect(read.length, entry.name).toBeGreaterThan(0)
+      // a correction or a missing copy is explained; a re-read repository source names its commit
+      if (status !== 'matches') expect(note?.length ?? 0, entry.name).toBeGreaterThan(0)
+      if ('repository' in entry.source && status !== 'not-re-read') {
+        expect(entry.source.commit, entry.name).toMatch(/^[0-9a-f]{40}$/)
+        expect(read, entry.name).toContain(entry.source.commit)
+      }
+    }
+    // most of the corpus must be checked against its source, not taken on trust
+    expect(statuses.get('not-re-read') ?? 0).toBeLessThanOrEqual(corpus.length / 10)
+  })
+
   it('every entry converts to each provider dialect and passes that provider checker', () => {
     for (const entry of corpus) {
       const schema = canonicalSchema(entry)

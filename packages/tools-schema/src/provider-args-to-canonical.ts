@@ -5,8 +5,9 @@ import {
   acceptsNull,
   branchOfType,
   elementSchemaOf,
+  isConstraintUnion,
   isObject,
-  isOpaque,
+  isOpaqueIn,
   mergeAllOf,
   resolvePointer,
   type SchemaObject,
@@ -69,7 +70,7 @@ export function providerArgsToCanonical(
       node = !strict && isObject(target) ? { ...target, ...siblings } : target
       refs = { ref, parent: refs }
     }
-    if (isOpaque(node)) {
+    if (isOpaqueIn(node, dialect)) {
       job.put(decoded(value))
       continue
     }
@@ -83,10 +84,11 @@ export function providerArgsToCanonical(
       const type = concrete.find((t) => jsonTypesOf(value).includes(t))
       if (type !== undefined) shape = branchOfType(shape, type)
     }
-    const branches = [
-      ...(Array.isArray(shape.anyOf) ? shape.anyOf : []),
-      ...(Array.isArray(shape.oneOf) ? shape.oneOf : []),
-    ]
+    // a union that only narrows the node's own shape was folded by the converters: no branch to read
+    const branches = (['anyOf', 'oneOf'] as const).flatMap((key) => {
+      const list = shape[key]
+      return Array.isArray(list) && !isConstraintUnion(shape, list) ? list : []
+    })
     if (branches.length > 0) {
       const branch = pickBranch(value, branches, schema, strict)
       // pushed first so it runs after this node's own children have filled the value in

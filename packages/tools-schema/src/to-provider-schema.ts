@@ -39,10 +39,15 @@ export interface ProviderSchema {
  * - `openai-strict`: every property required, optional ones nullable (a `null` for them is read
  *   back as absent by `providerArgsToCanonical`), `additionalProperties: false` everywhere,
  *   `oneOf` → `anyOf`, type lists → `anyOf`, `definitions` → `$defs`, unsupported keywords
- *   folded into descriptions, free-form values (any JSON, dictionaries) sent as JSON strings.
+ *   folded into descriptions, free-form values (any JSON, dictionaries, nodes shaped only by
+ *   keywords strict mode lacks) sent as JSON strings.
  * - `gemini`: upper-case types, `$ref` inlined (recursion cut after 3 levels and sent as a JSON
  *   string), type lists → `nullable`/`anyOf`, non-string enums and unsupported keywords folded
- *   into descriptions, free-form values sent as JSON strings.
+ *   into descriptions, `properties`/`required` kept on `OBJECT` only, free-form values and
+ *   objects without properties sent as JSON strings.
+ *
+ * In both, free-form parameters stay an object at the root, and a union whose branches only
+ * narrow the node's own shape is folded into the description.
  * - `json-schema`: a frozen copy, no changes.
  *
  * Every reshaping of values is reversed by `providerArgsToCanonical`. Throws

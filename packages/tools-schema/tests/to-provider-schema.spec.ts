@@ -231,7 +231,7 @@ describe('provider checkers', () => {
     )
   })
 
-  it('gemini: reports refs, lower-case types, non-string enums and empty objects', () => {
+  it('gemini: reports refs, lower-case types, non-string enum values and empty objects', () => {
     const problems = checkGeminiSchema({
       type: 'OBJECT',
       properties: {
@@ -246,8 +246,8 @@ describe('provider checkers', () => {
     expect(messages).toEqual(
       expect.arrayContaining([
         '$.properties.r.$ref `$ref` is not a Gemini schema field',
-        '$.properties.t.type type must be one of STRING, NUMBER, INTEGER, BOOLEAN, ARRAY, OBJECT',
-        '$.properties.e.enum `enum` is only allowed on `STRING`',
+        '$.properties.t.type type must be one of STRING, NUMBER, INTEGER, BOOLEAN, ARRAY, OBJECT, NULL',
+        '$.properties.e.enum `enum` values must be strings',
         '$.properties.o `OBJECT` needs non-empty `properties`',
         '$.properties["bad-name"] parameter names must match ^[A-Za-z_][A-Za-z0-9_]{0,63}$',
       ]),

@@ -11,9 +11,11 @@ import {
 } from './rewrite-tree'
 import {
   branchOfType,
+  CONSTRAINT_UNION_FOLDED,
   elementSchemaOf,
+  isConstraintUnion,
   isObject,
-  isOpaque,
+  isOpaqueIn,
   mergeAllOf,
   notASchema,
   refName,
@@ -62,12 +64,29 @@ export const GEMINI_FIELDS: ReadonlySet<string> = new Set([
   'maximum',
 ])
 
-/** The `format` values Gemini documents, per type. */
+/**
+ * The `format` values the converter emits, per type: the ones every revision of Gemini's
+ * `Schema` documentation lists (older revisions name only `enum` and `date-time` for strings).
+ */
 export const GEMINI_FORMATS: Readonly<Record<string, readonly string[]>> = {
   STRING: ['enum', 'date-time'],
   NUMBER: ['float', 'double'],
   INTEGER: ['int32', 'int64'],
 }
+
+/**
+ * The `format` values Gemini's current `Schema` documentation names, per type (what the checker
+ * accepts): `Schema.format` lists `email`, `byte`, `date`, `date-time` and `password` for strings,
+ * and `Schema.enum` shows `format: enum` on `STRING` and `INTEGER`.
+ */
+export const GEMINI_DOCUMENTED_FORMATS: Readonly<Record<string, readonly string[]>> = {
+  STRING: ['enum', 'date-time', 'date', 'email', 'byte', 'password'],
+  NUMBER: ['float', 'double'],
+  INTEGER: ['int32', 'int64', 'enum'],
+}
+
+/** The types `Schema.enum` is documented on (its values are strings either way). */
+export const GEMINI_ENUM_TYPES: ReadonlySet<string> = new Set(['STRING', 'INTEGER'])
 
 const DROPPED_SILENTLY = new Set(['$schema', '$id', '$comment', '$anchor', '$defs', 'definitions'])
 /** Keywords copied through when their value has the shape Gemini expects. */
@@ -87,7 +106,13 @@ export function convertGemini(job: RewriteJob, context: RewriteContext): unknown
     return { type: 'STRING', description: 'no value is accepted here' }
   }
   if (!isObject(job.node) && job.node !== true) return notASchema(path, job.node)
-  if (isOpaque(job.node)) {
+  if (path === '$' && isOpaqueIn(job.node, 'gemini')) {
+    // the parameters themselves must stay an `OBJECT`; one without properties is accepted at the root
+    context.change(path, 'free-form parameters: offered as an `OBJECT` without declared members')
+    const description = isObject(job.node) ? job.node.description : undefined
+    return typeof description === 'string' ? { type: 'OBJECT', description } : { type: 'OBJECT' }
+  }
+  if (isOpaqueIn(job.node, 'gemini')) {
     context.change(path, 'free-form value: sent as a JSON-encoded string and decoded back')
     return opaque(job.node, 'any JSON value')
   }
@@ -122,7 +147,10 @@ export function convertGemini(job: RewriteJob, context: RewriteContext): unknown
   for (const [key, value] of Object.entries(node)) {
     if (DROPPED_SILENTLY.has(key) || key === 'type' || key === 'description' || key === 'nullable') continue
     const where = joinPath(path, key)
-    if (key === 'anyOf' || key === 'oneOf') {
+    if ((key === 'anyOf' || key === 'oneOf') && isConstraintUnion(node, value)) {
+      folded.push(foldText(key, value))
+      context.change(where, CONSTRAINT_UNION_FOLDED)
+    } else if (key === 'anyOf' || key === 'oneOf') {
       if (!Array.isArray(value)) continue
       if (key === 'oneOf')
         context.change(where, '`oneOf` relaxed to `anyOf` (exclusivity is checked after the call)')
@@ -156,6 +184,11 @@ export function convertGemini(job: RewriteJob, context: RewriteContext): unknown
       }
     } else if (key === 'items' && !Array.isArray(value)) {
       // scheduled below, with arrays that declare no element schema
+    } else if ((key === 'properties' || key === 'required') && type !== 'OBJECT') {
+      // Gemini refuses `properties`/`required` on anything but `OBJECT`: on a non-object value
+      // they never applied, and a type list's `object` branch already carries its own copy
+      if (concrete.length <= 1)
+        context.change(where, `\`${key}\` dropped: Gemini allows it only on \`OBJECT\``)
     } else if (key === 'properties' && isObject(value)) {
       out.properties = childMap(context, value, where)
     } else if (key === 'required' && Array.isArray(value)) {

@@ -11,7 +11,9 @@ import {
 import {
   acceptsNull,
   branchOfType,
+  CONSTRAINT_UNION_FOLDED,
   elementSchemaOf,
+  isConstraintUnion,
   isObject,
   isOpaque,
   mergeAllOf,
@@ -88,6 +90,13 @@ export function convertOpenAiStrict(job: RewriteJob, context: RewriteContext): u
     return { type: 'null', description: 'no value is accepted here' }
   }
   if (!isObject(job.node) && job.node !== true) return notASchema(path, job.node)
+  if (path === '$' && isOpaque(job.node)) {
+    // the parameters themselves must stay an object: free-form ones are offered as an empty one
+    context.change(path, 'free-form parameters: offered as an object without declared members')
+    const description = isObject(job.node) ? job.node.description : undefined
+    const root = { type: 'object', properties: {}, required: [], additionalProperties: false }
+    return typeof description === 'string' ? { ...root, description } : root
+  }
   if (isOpaque(job.node)) {
     const description = isObject(job.node) ? job.node.description : undefined
     context.change(path, 'free-form value: sent as a JSON-encoded string and decoded back')
@@ -126,6 +135,11 @@ export function convertOpenAiStrict(job: RewriteJob, context: RewriteContext): u
   if (objectLike) for (const key of OPENAI_TYPED_KEYWORDS.object!) allowed.add(key)
   for (const [key, value] of Object.entries(node)) {
     if (DROPPED_SILENTLY.has(key) || key === 'description' || value === undefined) continue
+    if ((key === 'anyOf' || key === 'oneOf') && isConstraintUnion(node, value)) {
+      folded.push(foldText(key, value))
+      context.change(joinPath(path, key), CONSTRAINT_UNION_FOLDED)
+      continue
+    }
     if (key === 'oneOf' && Array.isArray(value)) {
       context.change(
         joinPath(path, key),

@@ -3,24 +3,13 @@ import { SchemaDefinitionError } from '../../errors'
 /** A schema object as the provider converters read it: any JSON object. */
 export type SchemaObject = { readonly [key: string]: unknown }
 
-/** Keywords that constrain or structure a value; a node with none of them accepts any JSON. */
-const STRUCTURAL = [
-  'type',
-  'enum',
-  'const',
-  '$ref',
-  'anyOf',
-  'oneOf',
-  'allOf',
-  'not',
-  'if',
-  'properties',
-  'patternProperties',
-  'additionalProperties',
-  'items',
-  'prefixItems',
-  'required',
-] as const
+/**
+ * Keywords a provider dialect can turn into a shape (a type, a union, a reference, members).
+ * A node with none of them is constrained, if at all, only by keywords neither dialect can
+ * express (`not`, `if`, a bare `required`, `patternProperties`, typeless `items`, …): every JSON
+ * type can pass those, so the converted node would have no `type`, which both providers refuse.
+ */
+const SHAPING = ['type', 'enum', 'const', '$ref', 'anyOf', 'oneOf', 'allOf', 'properties'] as const
 
 /** True for a plain (non-array, non-null) object. */
 export function isObject(value: unknown): value is SchemaObject {
@@ -36,13 +25,15 @@ export function typesOf(node: SchemaObject): string[] {
 
 /**
  * True when no provider dialect can describe the node's shape and it travels as a JSON-encoded
- * string instead: `true`, an annotation-only node (any JSON), or an object with no declared
- * properties (a dictionary). Both directions use this one rule, so the reshape is reversible.
+ * string instead: `true`, a node without any shaping keyword (any JSON type, perhaps narrowed by
+ * keywords the dialects cannot express, which validation enforces after the read-back), or an
+ * object with no declared properties (a dictionary). Both directions use this one rule, so the
+ * reshape is reversible.
  */
 export function isOpaque(node: unknown): boolean {
   if (node === true) return true
   if (!isObject(node)) return false
-  if (!STRUCTURAL.some((key) => Object.hasOwn(node, key))) return true
+  if (!SHAPING.some((key) => Object.hasOwn(node, key))) return true
   const types = typesOf(node)
   const objectOnly = types.length === 1 && types[0] === 'object'
   return (
@@ -53,6 +44,44 @@ export function isOpaque(node: unknown): boolean {
     !Object.hasOwn(node, 'anyOf') &&
     !Object.hasOwn(node, 'oneOf') &&
     !Object.hasOwn(node, 'allOf')
+  )
+}
+
+/**
+ * {@link isOpaque} for one dialect. Gemini also refuses an `OBJECT` whose `properties` are empty
+ * ("should be non-empty for OBJECT type"), so below the root such an object travels as a JSON
+ * string there too. Both directions ask this, so the reshape stays reversible.
+ */
+export function isOpaqueIn(node: unknown, dialect: 'openai-strict' | 'gemini'): boolean {
+  if (isOpaque(node)) return true
+  if (dialect !== 'gemini' || !isObject(node) || !isObject(node.properties)) return false
+  const types = typesOf(node)
+  return (
+    types.length === 1 &&
+    types[0] === 'object' &&
+    Object.keys(node.properties).length === 0 &&
+    !['$ref', 'anyOf', 'oneOf', 'allOf'].some((key) => Object.hasOwn(node, key))
+  )
+}
+
+/** The change both converters record for a folded constraint-only union. */
+export const CONSTRAINT_UNION_FOLDED =
+  'union of constraint-only branches folded into the description (checked after the call)'
+
+/**
+ * True when `branches` (a node's `anyOf`/`oneOf`) only narrow the node's own shape: the node has
+ * a type, members, values or a reference, and no branch has a shaping keyword (`anyOf` of
+ * `{ required: ['a'] }` and `{ required: ['b'] }` beside `properties`). Neither dialect can say
+ * that, so both converters fold such a union into the description, and reading arguments back
+ * does not pick a branch for it (validation afterwards enforces it).
+ */
+export function isConstraintUnion(node: SchemaObject, branches: unknown): boolean {
+  const ownShape = ['type', 'properties', 'enum', 'const', '$ref'].some((key) => Object.hasOwn(node, key))
+  return (
+    ownShape &&
+    Array.isArray(branches) &&
+    branches.length > 0 &&
+    branches.every((branch) => isObject(branch) && !SHAPING.some((key) => Object.hasOwn(branch, key)))
   )
 }
 
