@@ -1,11 +1,11 @@
 import { type JsonValue, snapshotJson } from '@dsh/tools-schema'
-import { ToolErrorCode } from '../errors'
+import { InvalidOutputError } from '../errors'
 import type { CompiledTool } from '../internal/compiled-tool'
 import type { ToolExecution, ToolExecutionResult, ToolSuccess } from '../types'
-import { codedFailure, freezeContent, messageOf } from './results'
+import { failureOf, freezeContent, messageOf } from './results'
 
 function invalid(message: string): ToolExecutionResult {
-  return codedFailure(ToolErrorCode.INVALID_OUTPUT, 'InvalidOutputError', message)
+  return failureOf(new InvalidOutputError(message))
 }
 
 /**
