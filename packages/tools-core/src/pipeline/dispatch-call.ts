@@ -4,7 +4,7 @@ import type { ToolExecutionResult, ToolFailureInfo } from '../types'
 import { dispatchView } from './dispatch-view'
 import { normalizeOutput } from './normalize-output'
 import { failure, failureFromThrow, failureOf } from './results'
-import { aborted, isOwnResult, isSignal, runBody } from './run-body'
+import { aborted, isOwnResult, isSignal, refused, runBody } from './run-body'
 import type { ToolCall } from './tool-call'
 
 function isInfo(info: unknown): info is ToolFailureInfo {
@@ -52,10 +52,9 @@ function runWrappers(
   const next = (passed?: AbortSignal): Promise<ToolExecutionResult> => {
     if (passed !== undefined && !isSignal(passed)) {
       return Promise.resolve(
-        failureOf(
-          new ToolFailedError(
-            'tools/execute listener failed: `next()` was given something that is not an AbortSignal',
-          ),
+        refused(
+          call,
+          'tools/execute listener failed: `next()` was given something that is not an AbortSignal',
         ),
       )
     }
@@ -97,6 +96,8 @@ export async function dispatchCall(call: ToolCall): Promise<void> {
     const run = runBody(call, call.callerSignal)
     result = run instanceof Promise ? await run : run
   } else {
+    call.onBodySettled = undefined
+    call.produced = []
     result = await wrapped(call, listeners)
   }
   call.dispatched = true

@@ -1,37 +1,50 @@
-import type { ToolDispatchExecution, ToolExecution } from '../types'
-
-const FIXED: PropertyDescriptor = { writable: false }
-
-/** Which fields turn read-only, per shape of execution (with or without `agent` / `parent`). */
-const shapes: PropertyDescriptorMap[] = [0, 1, 2, 3].map((shape) => {
-  const map: PropertyDescriptorMap = { token: FIXED, callId: FIXED, name: FIXED, arguments: FIXED }
-  if (shape & 1) map.agent = FIXED
-  if (shape & 2) map.parent = FIXED
-  return map
-})
+import type { ScopeKey, ToolDispatchExecution, ToolExecution, ToolExecutionToken } from '../types'
 
 /**
  * The view one `tools/execute` wrapper gets: the execution's fields, read-only, and the `signal`
  * its outer wrapper passed on. Each wrapper gets a view of its own, so nothing a wrapper does to
  * its view is seen by the wrappers around it. `signal` stays assignable (the older form of
  * `next(signal)`; the body refuses anything that is not an `AbortSignal`) but cannot be deleted.
+ *
+ * A frozen instance whose own `signal` is an accessor over a private field: every field stays an
+ * own enumerable property (spreading a view keeps them all), and building one costs a fraction
+ * of a microsecond, where `defineProperties` + `seal` cost several per wrapper level.
  */
+class DispatchView {
+  #signal: unknown
+  declare readonly token: ToolExecutionToken
+  declare readonly callId: string
+  declare readonly name: string
+  declare readonly arguments: ToolExecution['arguments']
+  declare readonly agent?: ScopeKey
+  declare readonly parent?: ToolExecutionToken
+
+  static readonly #signalProperty: PropertyDescriptor = {
+    get(this: DispatchView) {
+      return this.#signal
+    },
+    set(this: DispatchView, value: unknown) {
+      this.#signal = value
+    },
+    enumerable: true,
+    configurable: false,
+  }
+
+  constructor(execution: ToolExecution, signal: AbortSignal) {
+    const fields = this as { -readonly [K in keyof DispatchView]: DispatchView[K] }
+    fields.token = execution.token
+    fields.callId = execution.callId
+    fields.name = execution.name
+    fields.arguments = execution.arguments
+    if (execution.agent !== undefined) fields.agent = execution.agent
+    if (execution.parent !== undefined) fields.parent = execution.parent
+    this.#signal = signal
+    Object.defineProperty(this, 'signal', DispatchView.#signalProperty)
+    Object.freeze(this)
+  }
+}
+
+/** Build the view of one wrapper level (see {@link DispatchView}). */
 export function dispatchView(execution: ToolExecution, signal: AbortSignal): ToolDispatchExecution {
-  const view: Record<string, unknown> = {
-    token: execution.token,
-    callId: execution.callId,
-    name: execution.name,
-    arguments: execution.arguments,
-    signal,
-  }
-  let shape = 0
-  if (execution.agent !== undefined) {
-    view.agent = execution.agent
-    shape |= 1
-  }
-  if (execution.parent !== undefined) {
-    view.parent = execution.parent
-    shape |= 2
-  }
-  return Object.seal(Object.defineProperties(view, shapes[shape]!)) as unknown as ToolDispatchExecution
+  return new DispatchView(execution, signal) as unknown as ToolDispatchExecution
 }

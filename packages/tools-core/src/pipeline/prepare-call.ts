@@ -136,6 +136,8 @@ export function prepareCall(runtime: PipelineRuntime, input: ToolExecutionInput)
     blocked: false,
     bodyStarted: false,
     dispatched: false,
+    onBodySettled: undefined,
+    produced: undefined,
     pending: undefined,
     parsed: undefined,
   }

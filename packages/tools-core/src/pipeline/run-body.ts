@@ -14,17 +14,15 @@ import { sanitizeProgress } from './progress-update'
 import { abortedBeforeDispatch, failureFromThrow, failureOf } from './results'
 import type { ToolCall } from './tool-call'
 
-/** Results the body step produced, tagged with the dispatch token they belong to. */
-const owner = new WeakMap<object, ToolExecutionToken>()
-
+/** Remember a result the body step produced, when wrappers run (only they can hand back others). */
 function tag(call: ToolCall, result: ToolExecutionResult): ToolExecutionResult {
-  owner.set(result, call.execution.token)
+  call.produced?.push(result)
   return result
 }
 
 /** Whether `value` is a result this call's body step produced (so it needs no renormalizing). */
 export function isOwnResult(call: ToolCall, value: unknown): value is ToolExecutionResult {
-  return typeof value === 'object' && value !== null && owner.get(value) === call.execution.token
+  return call.produced?.includes(value as ToolExecutionResult) === true
 }
 
 /** Whether `value` looks like an `AbortSignal` (wrappers may hand over anything). */
@@ -135,10 +133,12 @@ async function awaitBody(
     settled = { error }
   }
   pending.delete(promise)
+  call.onBodySettled?.()
   return endBody(call, run, signal, settled)
 }
 
-function refused(call: ToolCall, message: string): ToolExecutionResult {
+/** A `TOOL_FAILED` result of this dispatch that runs no body (a refused `next()`). */
+export function refused(call: ToolCall, message: string): ToolExecutionResult {
   return tag(call, failureOf(new ToolFailedError(message)))
 }
 

@@ -1,7 +1,7 @@
 import { type LinkedSignal, linkSignals } from '../link-signals'
 import { assertInput, prepareCall } from '../pipeline/prepare-call'
 import { publishResult } from '../pipeline/publish-result'
-import { runStages, StageIndex } from '../pipeline/stage-list'
+import { runStages, StageIndex, type StageOutcome } from '../pipeline/stage-list'
 import type { PipelineRuntime, ToolCall } from '../pipeline/tool-call'
 import type { ExecuteBatchOptions, ToolExecutionInput, ToolExecutionResult } from '../types'
 import { CallScheduler, type ScheduledJob } from './call-scheduler'
@@ -34,18 +34,25 @@ function checkOptions(inputs: readonly ToolExecutionInput[], options: ExecuteBat
   return maxParallel
 }
 
-/** A batch call waiting for its turn in the scheduler; `start` is its turn coming. */
+/** A prepared call waiting in the scheduler for its turn. */
 interface BatchJob extends ScheduledJob {
-  start: (() => void) | undefined
+  readonly call: ToolCall
+  readonly index: number
+  readonly link: LinkedSignal | undefined
+  /** Set once the call is past policy: the promise of its publication. */
+  publication: Promise<void> | undefined
+  /** Wakes the batch loop when the call got past policy later than its submission. */
+  wake: (() => void) | undefined
+  released: boolean
 }
 
 /**
- * A model turn's calls through the stage list, with the {@link CallScheduler} holding the body
+ * A model turn's calls through the stage list, with a {@link CallScheduler} holding the body
  * slots. The batch's own ordering around it: preparation and policy run in model order (the
- * next call is prepared only once this one is dispatched); an `exclusive` call first waits
- * until every earlier call is published, and is itself published before anything later starts
- * its policy; post-execute and publication run in model order. Resolves with the results in
- * input order, after every started body has settled.
+ * next call is prepared once this one is past policy); an `exclusive` call first waits until
+ * every earlier call is published, and is itself published before anything later starts its
+ * policy; post-execute and publication run in model order. Resolves with the results in input
+ * order, after every started body has settled.
  */
 export async function executeBatch(
   runtime: PipelineRuntime,
@@ -54,55 +61,77 @@ export async function executeBatch(
 ): Promise<ToolExecutionResult[]> {
   const maxParallel = checkOptions(inputs, options)
   const results: ToolExecutionResult[] = new Array(inputs.length)
-  const scheduler = new CallScheduler<BatchJob>(maxParallel, (job) => job.start?.())
   let published: Promise<void> = Promise.resolve()
-  const publishAfter = (
-    call: ToolCall,
-    index: number,
-    link: LinkedSignal | undefined,
-    body?: Promise<unknown>,
-  ) => {
+  const publishAfter = (job: Pick<BatchJob, 'call' | 'index' | 'link'>, body?: Promise<StageOutcome>) => {
     published = published.then(async () => {
       if (body !== undefined && (await body) === 'continue') {
-        const post = runStages(call, StageIndex.POST, StageIndex.PUBLISH)
+        const post = runStages(job.call, StageIndex.POST, StageIndex.PUBLISH)
         if (post instanceof Promise) await post
       }
-      results[index] = publishResult(call)
-      link?.dispose()
+      results[job.index] = publishResult(job.call)
+      job.link?.dispose()
     })
     return published
   }
+
+  const release = (job: BatchJob): void => {
+    if (job.released) return
+    job.released = true
+    scheduler.finish(job)
+  }
+  const passed = (job: BatchJob, publication: Promise<void>): void => {
+    job.publication = publication
+    job.wake?.()
+  }
+  const dispatch = (job: BatchJob, policy: StageOutcome): void => {
+    if (policy === 'settled') {
+      release(job)
+      passed(job, publishAfter(job))
+      return
+    }
+    // The slot frees the moment the body's own promise settles (before its value is
+    // normalized), or when the dispatch ends, whichever comes first.
+    job.call.onBodySettled = () => release(job)
+    const body = Promise.resolve(runStages(job.call, StageIndex.DISPATCH, StageIndex.POST))
+    void body.then(() => release(job))
+    passed(job, publishAfter(job, body))
+  }
+  // A job's turn: policy, then its body. Runs synchronously inside the scheduler's `finish`
+  // when policy is synchronous, so a freed slot is refilled before anything else runs.
+  const scheduler = new CallScheduler<BatchJob>(maxParallel, (job) => {
+    const policy = runStages(job.call, StageIndex.POLICY, StageIndex.DISPATCH)
+    if (policy instanceof Promise) void policy.then((outcome) => dispatch(job, outcome))
+    else dispatch(job, policy)
+  })
 
   for (let index = 0; index < inputs.length; index++) {
     const [input, link] = withBatchSignal(inputs[index]!, options.signal)
     const call = prepareCall(runtime, input)
     const prepared = runStages(call, StageIndex.PREPARE, StageIndex.POLICY)
     if ((prepared instanceof Promise ? await prepared : prepared) === 'settled') {
-      publishAfter(call, index, link)
+      publishAfter({ call, index, link })
       continue
     }
+    const exclusive = classify(call.tool!, call.execution.arguments) === 'exclusive'
+    if (exclusive) await published
     const job: BatchJob = {
-      exclusive: classify(call.tool!, call.execution.arguments) === 'exclusive',
-      start: undefined,
+      exclusive,
+      call,
+      index,
+      link,
+      publication: undefined,
+      wake: undefined,
+      released: false,
     }
-    if (job.exclusive) await published
-    if (scheduler.wouldStart(job)) scheduler.submit(job)
-    else
+    // With a free slot and synchronous policy the call is dispatched inside `submit`, and the
+    // loop goes straight on to the next call: consecutive bodies start in the same tick.
+    scheduler.submit(job)
+    if (job.publication === undefined) {
       await new Promise<void>((resolve) => {
-        job.start = resolve
-        scheduler.submit(job)
+        job.wake = resolve
       })
-    const policy = runStages(call, StageIndex.POLICY, StageIndex.DISPATCH)
-    if ((policy instanceof Promise ? await policy : policy) === 'settled') {
-      scheduler.finish(job)
-      publishAfter(call, index, link)
-      continue
     }
-    const body = Promise.resolve(runStages(call, StageIndex.DISPATCH, StageIndex.POST))
-    // The slot frees when the body settles; post-execute and publication wait their turn.
-    void body.then(() => scheduler.finish(job))
-    const publication = publishAfter(call, index, link, body)
-    if (job.exclusive) await publication
+    if (exclusive) await job.publication
   }
   await published
   return results
