@@ -12,7 +12,18 @@ export function failure(message: string, info: ToolFailureInfo | undefined): Too
 
 /**
  * The one converter from an error instance to a failure result: message, class name and code are
- * read from the instance, so a code and its class cannot drift apart.
+ * read from the instance, so a code and its class cannot drift apart. Every failure the pipeline
+ * produces is built here.
+ *
+ * @param error — a `ToolsError` (any dsh-tools error class, e.g. `new DeniedError('no')`).
+ * @returns the frozen failure `{ isError: true, error: { message, info: { name, code } },
+ *   content: [{ type: 'text', text: 'Error: <message>' }] }`.
+ *
+ * @example
+ * ```ts
+ * ctx.on('tools/execute', async (exec, next) =>
+ *   quotaLeft(exec.name) ? next() : failureOf(new DeniedError('quota used up')))
+ * ```
  */
 export function failureOf(error: ToolsError): ToolFailure {
   return failure(error.message, { name: error.name, code: error.code })
