@@ -5,7 +5,7 @@ import { type Deadline, startDeadline } from './deadline'
 /** A `tools/execute` listener. */
 export type ToolExecuteWrapper = (
   exec: ToolDispatchExecution,
-  next: () => Promise<ToolExecutionResult>,
+  next: (signal?: AbortSignal) => Promise<ToolExecutionResult>,
 ) => Promise<ToolExecutionResult>
 
 /** Options of {@link createTimeoutWrapper}. */
@@ -22,8 +22,9 @@ export interface TimeoutWrapperOptions {
  * Build the `tools/execute` wrapper that enforces each tool's declared `timeoutMs`.
  *
  * For a tool whose visible definition (`ctx.tools.get(name, agent)`) declares `timeoutMs`, it
- * fuses a deadline into `exec.signal`, awaits `next()` — the body is never killed, the wrapper
- * waits for it to settle — restores the caller's signal and clears the timer. If the deadline
+ * fuses a deadline with `exec.signal` and passes the fused signal on with `next(signal)` — the
+ * body is never killed, the wrapper waits for it to settle — then clears the timer. Its own view
+ * keeps the signal it was given, so there is nothing to restore. If the deadline
  * fired first, the outcome of `next()` (value or failure) is replaced by a `ToolTimeoutError`
  * (`TOOL_TIMEOUT`, `tool call timed out after <ms>ms`). A caller abort disarms the deadline, so
  * it surfaces as whatever `next()` produced (normally `ABORTED`). Other tools pass untouched.
@@ -35,13 +36,12 @@ export function createTimeoutWrapper(ctx: Context, options: TimeoutWrapperOption
   const { active } = options
   return async (exec, next) => {
     const timeoutMs = ctx.tools.get(exec.name, exec.agent)?.timeoutMs
-    const original = exec.signal
-    if (timeoutMs === undefined || original.aborted) return next()
-    const deadline = startDeadline(original, timeoutMs, () => new ToolTimeoutError(timeoutMs))
-    exec.signal = deadline.signal
+    const signal = exec.signal
+    if (timeoutMs === undefined || signal.aborted) return next()
+    const deadline = startDeadline(signal, timeoutMs, () => new ToolTimeoutError(timeoutMs))
     active?.set(exec.token, deadline)
     try {
-      const result = await next()
+      const result = await next(deadline.signal)
       if (deadline.expired) throw new ToolTimeoutError(timeoutMs)
       return result
     } catch (error) {
@@ -50,7 +50,6 @@ export function createTimeoutWrapper(ctx: Context, options: TimeoutWrapperOption
     } finally {
       if (active?.get(exec.token) === deadline) active.delete(exec.token)
       deadline.dispose()
-      exec.signal = original
     }
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The dispatch bridge: the host side of one `run_code` run. It turns each binding call of the
- * program into a full-pipeline tool execution, schedules it through a per-run
- * {@link DispatchPool}, and owns the run-scoped abort and the drain at settlement.
+ * program into a full-pipeline tool execution, schedules it through a per-run `CallScheduler`
+ * (tools-core's one parallel/exclusive rule, configured with `maxParallelSubCalls` and calls
+ * submitted as they arrive), and owns the run-scoped abort and the drain at settlement.
  */
 import type {
   AdditionalContext,
@@ -11,10 +12,9 @@ import type {
   ToolExecutionResult,
   ToolRunContext,
 } from '@dsh/tools-core'
-import { RESERVED_TOOL_NAME, TOOL_SEARCH_TOOL_NAME } from '@dsh/tools-core'
+import { CallScheduler, RESERVED_TOOL_NAME, TOOL_SEARCH_TOOL_NAME } from '@dsh/tools-core'
 import type { DispatchEventPort, ToolRuntimePort } from './bridge-ports'
 import type { CodeRunHost, CodeRunOutcome, CodeRuntime } from './code-runtime'
-import { DispatchPool } from './dispatch-pool'
 import { ToolCallError } from './errors'
 import { SubCallAdmission, type SubCallLimits } from './sub-call-admission'
 
@@ -51,7 +51,7 @@ export class CodeRunBridge implements CodeRunHost {
   /** The run-scoped signal: follows the outer signal and aborts when the run settles. */
   readonly signal: AbortSignal
   private readonly controller = new AbortController()
-  private readonly pool: DispatchPool<SubCall>
+  private readonly pool: CallScheduler<SubCall>
   private readonly admission: SubCallAdmission
   private readonly names: ReadonlySet<string>
   private readonly contexts: [number, readonly AdditionalContext[]][] = []
@@ -71,7 +71,7 @@ export class CodeRunBridge implements CodeRunHost {
     else exec.signal.addEventListener('abort', this.onOuterAbort, { once: true })
     this.names = new Set(toolNames)
     this.admission = new SubCallAdmission(env.limits)
-    this.pool = new DispatchPool(env.limits.maxParallelSubCalls, (call) => void this.dispatch(call))
+    this.pool = new CallScheduler(env.limits.maxParallelSubCalls, (call) => void this.dispatch(call))
   }
 
   /** How many binding calls were submitted to the pool so far. */

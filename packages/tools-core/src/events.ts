@@ -22,10 +22,13 @@ declare module '@deepseek-ai/cordis' {
       execution: ToolExecution,
       next: () => Promise<PreToolDecision>,
     ): Promise<PreToolDecision>
-    /** Around-dispatch waterfall (timeouts, retries, metrics). Wrappers may replace only `execution.signal`. */
+    /**
+     * Around-dispatch waterfall (timeouts, retries, metrics). A wrapper hands the signal the rest
+     * of the chain should run under to `next(signal)`; `next()` hands on the one it received.
+     */
     'tools/execute'(
       execution: ToolDispatchExecution,
-      next: () => Promise<ToolExecutionResult>,
+      next: (signal?: AbortSignal) => Promise<ToolExecutionResult>,
     ): Promise<ToolExecutionResult>
     /** Waterfall over the normalized result: accept (optionally replacing content or value) or block. */
     'tools/post-execute'(

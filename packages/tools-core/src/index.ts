@@ -80,6 +80,7 @@ export {
 } from './errors'
 export { type LinkedSignal, linkSignals } from './link-signals'
 export { MAX_PROGRESS_MESSAGE_LENGTH } from './pipeline/progress-update'
+export { failureOf } from './pipeline/results'
 export type {
   FileDiff,
   NumberedLine,
@@ -92,6 +93,7 @@ export { RESERVED_TOOL_NAME } from './registry'
 export type { ResultBudgetConfig } from './result-budget/config'
 export { READ_RESULT_TOOL_NAME } from './result-budget/read-result-tool'
 export { default, default as ToolRuntime, type ToolRuntimeConfig } from './runtime'
+export { CallScheduler, type ScheduledJob } from './schedule/call-scheduler'
 export { createScope, scopeOf, type ToolScope } from './scope'
 export { createScopedEmitter, type ScopedEmitter, type ScopedEmitterOptions } from './scoped-emitter'
 export {

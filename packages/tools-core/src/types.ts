@@ -93,8 +93,10 @@ export interface ToolExecution {
 }
 
 /**
- * The view `tools/execute` wrappers get: identical to {@link ToolExecution} except that
- * `signal` may be replaced (and must be restored) by the wrapper. Nothing else is writable.
+ * The view one `tools/execute` wrapper gets: identical to {@link ToolExecution}, with `signal`
+ * the one its outer wrapper passed on. Each wrapper has a view of its own. Pass a different
+ * signal on with `next(signal)`; assigning `signal` before calling `next()` works too (it
+ * changes only this wrapper's view, so nothing needs restoring). Nothing else is writable.
  */
 export interface ToolDispatchExecution extends Omit<ToolExecution, 'signal'> {
   signal: AbortSignal

@@ -1,11 +1,11 @@
 import { type JsonValue, snapshotJson } from '@dsh/tools-schema'
-import { ToolErrorCode } from '../errors'
+import { InvalidOutputError, ToolAbortedError } from '../errors'
 import type { CompiledTool } from '../internal/compiled-tool'
 import type { ArgumentsParse, ToolExecution, ToolExecutionResult, ToolSuccess } from '../types'
-import { codedFailure, freezeContent, messageOf } from './results'
+import { failureOf, freezeContent, messageOf } from './results'
 
 function invalid(message: string): ToolExecutionResult {
-  return codedFailure(ToolErrorCode.INVALID_OUTPUT, 'InvalidOutputError', message)
+  return failureOf(new InvalidOutputError(message))
 }
 
 function violated(
@@ -58,10 +58,8 @@ function awaitParse(
   return new Promise<ToolExecutionResult>((resolve) => {
     const abandon = () =>
       resolve(
-        codedFailure(
-          ToolErrorCode.ABORTED,
-          'ToolAbortedError',
-          `tool call aborted while the output of \`${tool.name}\` was being validated`,
+        failureOf(
+          new ToolAbortedError(`tool call aborted while the output of \`${tool.name}\` was being validated`),
         ),
       )
     if (signal.aborted) return abandon()

@@ -1,23 +1,20 @@
 import { ToolArgsError } from '@dsh/tools-schema'
-import { ToolErrorCode } from '../errors'
+import { ToolFailedError } from '../errors'
 import type { ArgumentsParse } from '../types'
-import { codedFailure, failure, messageOf } from './results'
+import { failureOf, messageOf } from './results'
 import type { ToolCall } from './tool-call'
 
 function settle(call: ToolCall, parse: ArgumentsParse): void {
   if ('violations' in parse) {
-    const error = new ToolArgsError(parse.violations)
-    call.result = failure(error.message, { name: error.name, code: error.code })
+    call.result = failureOf(new ToolArgsError(parse.violations))
   } else {
     call.parsed = { value: parse.value }
   }
 }
 
 function thrown(call: ToolCall, error: unknown): void {
-  call.result = codedFailure(
-    ToolErrorCode.TOOL_FAILED,
-    'ToolFailedError',
-    `argument validation threw: ${messageOf(error)}`,
+  call.result = failureOf(
+    new ToolFailedError(`argument validation threw: ${messageOf(error)}`, { cause: error }),
   )
 }
 

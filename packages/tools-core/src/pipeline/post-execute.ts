@@ -1,17 +1,17 @@
 import { snapshotJson } from '@dsh/tools-schema'
-import { ToolErrorCode } from '../errors'
+import { DeniedError, PostPolicyError } from '../errors'
 import { listenersFor, runWaterfall } from '../internal/listeners'
 import type { AdditionalContext, PostToolDecision } from '../types'
 import { normalizeOutput } from './normalize-output'
 import { notifyStage } from './notify'
-import { codedFailure, failureFromThrow, freezeContent, messageOf, withContent } from './results'
+import { failureFromThrow, failureOf, freezeContent, messageOf, withContent } from './results'
 import type { ToolCall } from './tool-call'
 
 const ACCEPT: PostToolDecision = Object.freeze({ kind: 'accept' })
 const accept = (): Promise<PostToolDecision> => Promise.resolve(ACCEPT)
 
 function policyFailure(call: ToolCall, message: string): void {
-  call.result = codedFailure(ToolErrorCode.POST_POLICY_FAILED, 'PostPolicyError', message)
+  call.result = failureOf(new PostPolicyError(message))
 }
 
 function readContexts(value: unknown): readonly AdditionalContext[] | string {
@@ -56,7 +56,7 @@ async function applyDecision(call: ToolCall, decision: unknown): Promise<void> {
       return
     }
     call.blocked = true
-    call.result = codedFailure(ToolErrorCode.DENIED, 'DeniedError', d!.feedback || 'tool result blocked')
+    call.result = failureOf(new DeniedError(d!.feedback || 'tool result blocked'))
     return
   }
   const hasContent = d!.content !== undefined
@@ -92,12 +92,7 @@ export async function runPostExecute(call: ToolCall): Promise<void> {
   try {
     decision = await runWaterfall(listeners, [call.execution, view], accept)
   } catch (error) {
-    call.result = failureFromThrow(
-      error,
-      ToolErrorCode.POST_POLICY_FAILED,
-      'PostPolicyError',
-      'tools/post-execute listener failed: ',
-    )
+    call.result = failureFromThrow(error, PostPolicyError, 'tools/post-execute listener failed: ')
     return
   }
   await applyDecision(call, decision)

@@ -1,17 +1,18 @@
 import {
   type JsonValue,
+  LosslessJsonError,
   PROVIDER_DIALECTS,
   providerArgsToCanonical,
   snapshotJson,
   ToolArgsError,
 } from '@dsh/tools-schema'
-import { ToolErrorCode } from '../errors'
+import { UnknownToolError } from '../errors'
 import { unknownToolMessage } from '../internal/closest-names'
 import type { CompiledTool } from '../internal/compiled-tool'
 import { RESERVED_TOOL_NAME, type ToolRegistry } from '../registry'
 import type { ScopeKey, ToolExecution, ToolExecutionInput, ToolExecutionToken } from '../types'
 import { notifyStage, Stage } from './notify'
-import { abortedBeforeDispatch, codedFailure, failure, messageOf } from './results'
+import { abortedBeforeDispatch, failureOf, messageOf } from './results'
 import type { PipelineRuntime, ToolCall } from './tool-call'
 
 /** Throw a `TypeError` for a malformed input (a caller bug, not a model failure). */
@@ -33,6 +34,18 @@ export function assertInput(input: ToolExecutionInput): void {
   if (input.dialect !== undefined && !PROVIDER_DIALECTS.includes(input.dialect)) {
     throw new TypeError(`execute(): \`dialect\` must be one of ${PROVIDER_DIALECTS.join(', ')}`)
   }
+}
+
+/**
+ * The `INVALID_ARGS` error for arguments that are not lossless JSON: the offending member is the
+ * violation's path, so the message reads like any other argument violation.
+ */
+function lossyArguments(error: unknown): ToolArgsError {
+  if (error instanceof LosslessJsonError && error.message.startsWith(`${error.path}: `)) {
+    const detail = error.message.slice(error.path.length + 2)
+    return new ToolArgsError([{ path: error.path, message: detail }], { cause: error })
+  }
+  return new ToolArgsError([{ path: '$', message: messageOf(error) }], { cause: error })
 }
 
 /** Read dialect-shaped arguments back to the tool's canonical form (before step 1 sees them). */
@@ -123,24 +136,21 @@ export function prepareCall(runtime: PipelineRuntime, input: ToolExecutionInput)
     blocked: false,
     bodyStarted: false,
     dispatched: false,
+    onBodySettled: undefined,
+    produced: undefined,
     pending: undefined,
     parsed: undefined,
   }
   if (lossy !== undefined) {
-    call.result = codedFailure(
-      ToolErrorCode.INVALID_ARGS,
-      'ToolArgsError',
-      `invalid arguments: ${messageOf(lossy)}`,
-    )
+    call.result = failureOf(lossyArguments(lossy))
   } else if (tool === undefined) {
-    call.result = codedFailure(ToolErrorCode.UNKNOWN_TOOL, 'UnknownToolError', resolved as string)
+    call.result = failureOf(new UnknownToolError(resolved as string))
   } else if (input.signal.aborted) {
     call.result = abortedBeforeDispatch()
   } else {
     const violations = tool.checkArgs(args)
     if (violations.length > 0) {
-      const error = new ToolArgsError(violations)
-      call.result = failure(error.message, { name: error.name, code: error.code })
+      call.result = failureOf(new ToolArgsError(violations))
     }
   }
   notifyStage(call, Stage.START)

@@ -1,7 +1,7 @@
-import { ToolErrorCode } from '../errors'
+import { ToolFailedError } from '../errors'
 import type { AdditionalContext, ToolExecutionResult } from '../types'
 import { notify } from './notify'
-import { failureFromThrow, freezeContent, withContent } from './results'
+import { failureFromThrow, failureOf, freezeContent, withContent } from './results'
 import type { ToolCall } from './tool-call'
 
 function attachContexts(call: ToolCall, result: ToolExecutionResult): ToolExecutionResult {
@@ -21,24 +21,13 @@ function finalizeContent(call: ToolCall, result: ToolExecutionResult): ToolExecu
   try {
     replaced = finalize.call(call.tool?.definition, call.execution, result)
   } catch (error) {
-    const failed = failureFromThrow(
-      error,
-      ToolErrorCode.TOOL_FAILED,
-      'ToolFailedError',
-      'finalizeContent failed: ',
-    )
-    return attachContexts(call, failed)
+    return attachContexts(call, failureFromThrow(error, ToolFailedError, 'finalizeContent failed: '))
   }
   if (replaced === undefined) return result
   const content = freezeContent(replaced)
   if (typeof content === 'string') {
-    const failed = failureFromThrow(
-      new Error(content),
-      ToolErrorCode.TOOL_FAILED,
-      'ToolFailedError',
-      'finalizeContent returned invalid content: ',
-    )
-    return attachContexts(call, failed)
+    const failed = new ToolFailedError(`finalizeContent returned invalid content: ${content}`)
+    return attachContexts(call, failureOf(failed))
   }
   return withContent(result, content)
 }

@@ -1,5 +1,5 @@
-import { isToolsError } from '@dsh/tools-schema'
-import { ToolErrorCode } from '../errors'
+import { isToolsError, type ToolsError } from '@dsh/tools-schema'
+import { AbortedBeforeDispatchError } from '../errors'
 import type { ContentPart, ToolContent, ToolExecutionResult, ToolFailure, ToolFailureInfo } from '../types'
 
 /** Build a frozen failure. Content is exactly `[{ type: 'text', text: 'Error: <message>' }]`. */
@@ -10,18 +10,28 @@ export function failure(message: string, info: ToolFailureInfo | undefined): Too
   return Object.freeze({ isError: true as const, error, content })
 }
 
-/** A failure with the given code and error class name. */
-export function codedFailure(code: string, name: string, message: string): ToolFailure {
-  return failure(message, { name, code })
+/**
+ * The one converter from an error instance to a failure result: message, class name and code are
+ * read from the instance, so a code and its class cannot drift apart. Every failure the pipeline
+ * produces is built here.
+ *
+ * @param error — a `ToolsError` (any dsh-tools error class, e.g. `new DeniedError('no')`).
+ * @returns the frozen failure `{ isError: true, error: { message, info: { name, code } },
+ *   content: [{ type: 'text', text: 'Error: <message>' }] }`.
+ *
+ * @example
+ * ```ts
+ * ctx.on('tools/execute', async (exec, next) =>
+ *   quotaLeft(exec.name) ? next() : failureOf(new DeniedError('quota used up')))
+ * ```
+ */
+export function failureOf(error: ToolsError): ToolFailure {
+  return failure(error.message, { name: error.name, code: error.code })
 }
 
 /** The `ABORTED_BEFORE_DISPATCH` failure: the caller aborted before the body was invoked. */
 export function abortedBeforeDispatch(): ToolFailure {
-  return codedFailure(
-    ToolErrorCode.ABORTED_BEFORE_DISPATCH,
-    'AbortedBeforeDispatchError',
-    'tool call aborted before dispatch',
-  )
+  return failureOf(new AbortedBeforeDispatchError())
 }
 
 /** The message of anything thrown. */
@@ -37,18 +47,16 @@ export function messageOf(error: unknown): string {
   return String(error)
 }
 
+/** An error class a phase falls back to for a throw that is not a `ToolsError`. */
+export type FallbackError = new (message: string, options?: ErrorOptions) => ToolsError
+
 /**
  * Turn a throw into a failure. A `ToolsError` keeps its code, name and message; anything else
- * becomes `fallbackCode` / `fallbackName` with `prefix` (naming the phase) before its message.
+ * becomes a `fallback` instance whose message is `prefix` (naming the phase) plus its message.
  */
-export function failureFromThrow(
-  error: unknown,
-  fallbackCode: string,
-  fallbackName: string,
-  prefix = '',
-): ToolFailure {
-  if (isToolsError(error)) return failure(error.message, { name: error.name, code: error.code })
-  return failure(`${prefix}${messageOf(error)}`, { name: fallbackName, code: fallbackCode })
+export function failureFromThrow(error: unknown, fallback: FallbackError, prefix = ''): ToolFailure {
+  if (isToolsError(error)) return failureOf(error)
+  return failureOf(new fallback(`${prefix}${messageOf(error)}`, { cause: error }))
 }
 
 /** Replace only `content` of a result, keeping everything else. */

@@ -1,15 +1,15 @@
-import { ToolErrorCode } from '../errors'
+import { DeniedError, ToolFailedError } from '../errors'
 import { listenersFor, runWaterfall } from '../internal/listeners'
 import type { PreToolDecision } from '../types'
 import { notifyStage } from './notify'
-import { codedFailure, failureFromThrow, messageOf } from './results'
+import { failureFromThrow, failureOf, messageOf } from './results'
 import type { ToolCall } from './tool-call'
 
 const ALLOW: PreToolDecision = Object.freeze({ kind: 'allow' })
 const allow = (): Promise<PreToolDecision> => Promise.resolve(ALLOW)
 
 function deny(call: ToolCall, message: string): void {
-  call.result = codedFailure(ToolErrorCode.DENIED, 'DeniedError', message)
+  call.result = failureOf(new DeniedError(message))
 }
 
 async function askApproval(call: ToolCall, reason: string | undefined): Promise<void> {
@@ -53,12 +53,7 @@ async function runGate(call: ToolCall): Promise<void> {
   try {
     decision = await runWaterfall(listeners, [call.execution], allow)
   } catch (error) {
-    call.result = failureFromThrow(
-      error,
-      ToolErrorCode.TOOL_FAILED,
-      'ToolFailedError',
-      'tools/pre-execute listener failed: ',
-    )
+    call.result = failureFromThrow(error, ToolFailedError, 'tools/pre-execute listener failed: ')
     return
   }
   const kind = (decision as { kind?: unknown } | null | undefined)?.kind
@@ -88,11 +83,7 @@ async function runGate(call: ToolCall): Promise<void> {
     await askApproval(call, reason)
     return
   }
-  call.result = codedFailure(
-    ToolErrorCode.TOOL_FAILED,
-    'ToolFailedError',
-    'tools/pre-execute listener returned an invalid decision',
-  )
+  call.result = failureOf(new ToolFailedError('tools/pre-execute listener returned an invalid decision'))
 }
 
 function denyByGuard(call: ToolCall, message: string): void {

@@ -44,6 +44,14 @@ export interface ToolCall {
   bodyStarted: boolean
   /** True once the dispatch phase is over: a late `next()` from a wrapper no longer runs the body. */
   dispatched: boolean
+  /**
+   * Called once the body's own promise settles, before its value is normalized: a scheduler
+   * frees the body's slot here. Cleared when `tools/execute` wrappers run (a wrapper may run
+   * the body again, so the slot is held until the dispatch ends).
+   */
+  onBodySettled: (() => void) | undefined
+  /** Results the body step produced, kept only while wrappers run (to recognise them in what they return). */
+  produced: ToolExecutionResult[] | undefined
   /** Body promises that have not settled yet. */
   pending: Set<Promise<unknown>> | undefined
   /** What `parseArguments` produced (the body's arguments), when the definition has it. */

@@ -1,12 +1,10 @@
 import { type LinkedSignal, linkSignals } from '../link-signals'
-import { dispatchPhase, listened, policyPhase, postPhase } from '../pipeline/execute-call'
-import { parseArguments } from '../pipeline/parse-arguments'
 import { assertInput, prepareCall } from '../pipeline/prepare-call'
 import { publishResult } from '../pipeline/publish-result'
-import { abortedBeforeDispatch } from '../pipeline/results'
-import { runGuards } from '../pipeline/run-policy'
+import { runStages, StageIndex, type StageOutcome } from '../pipeline/stage-list'
 import type { PipelineRuntime, ToolCall } from '../pipeline/tool-call'
 import type { ExecuteBatchOptions, ToolExecutionInput, ToolExecutionResult } from '../types'
+import { CallScheduler, type ScheduledJob } from './call-scheduler'
 import { classify } from './execution-mode'
 
 /** The input with the batch signal linked into its own; the link is disposed once it publishes. */
@@ -19,18 +17,7 @@ function withBatchSignal(
   return [{ ...input, signal: linked.signal }, linked]
 }
 
-/**
- * Run a model turn's calls as a rolling pool. Preparation and policy (steps 1–6) run in model
- * order; consecutive `parallel` bodies overlap up to `maxParallel`; an `exclusive` call waits
- * until every earlier call is published, runs alone, and is published before anything later
- * starts its policy; post-execute, finalization and `tools/result` (steps 9–11) run in model
- * order. Resolves with the results in input order, after every started body has settled.
- */
-export async function executeBatch(
-  runtime: PipelineRuntime,
-  inputs: readonly ToolExecutionInput[],
-  options: ExecuteBatchOptions = {},
-): Promise<ToolExecutionResult[]> {
+function checkOptions(inputs: readonly ToolExecutionInput[], options: ExecuteBatchOptions): number {
   if (!Array.isArray(inputs)) throw new TypeError('executeBatch() takes an array of inputs')
   const maxParallel = options.maxParallel ?? 10
   if (!Number.isInteger(maxParallel) || maxParallel < 1) {
@@ -44,67 +31,107 @@ export async function executeBatch(
     throw new TypeError('executeBatch(): `signal` must be an AbortSignal')
   }
   for (const input of inputs) assertInput(input)
+  return maxParallel
+}
 
+/** A prepared call waiting in the scheduler for its turn. */
+interface BatchJob extends ScheduledJob {
+  readonly call: ToolCall
+  readonly index: number
+  readonly link: LinkedSignal | undefined
+  /** Set once the call is past policy: the promise of its publication. */
+  publication: Promise<void> | undefined
+  /** Wakes the batch loop when the call got past policy later than its submission. */
+  wake: (() => void) | undefined
+  released: boolean
+}
+
+/**
+ * A model turn's calls through the stage list, with a {@link CallScheduler} holding the body
+ * slots. The batch's own ordering around it: preparation and policy run in model order (the
+ * next call is prepared once this one is past policy); an `exclusive` call first waits until
+ * every earlier call is published, and is itself published before anything later starts its
+ * policy; post-execute and publication run in model order. Resolves with the results in input
+ * order, after every started body has settled.
+ */
+export async function executeBatch(
+  runtime: PipelineRuntime,
+  inputs: readonly ToolExecutionInput[],
+  options: ExecuteBatchOptions = {},
+): Promise<ToolExecutionResult[]> {
+  const maxParallel = checkOptions(inputs, options)
   const results: ToolExecutionResult[] = new Array(inputs.length)
-  // Parallel bodies in flight, and the loop's wake-up for when one of them frees its slot.
-  let running = 0
-  let wake: (() => void) | undefined
-  const slotFree = () =>
-    new Promise<void>((resolve) => {
-      wake = resolve
-    })
   let published: Promise<void> = Promise.resolve()
-  const links: (LinkedSignal | undefined)[] = new Array(inputs.length)
-  const publishAfter = (call: ToolCall, index: number, body?: Promise<void>): Promise<void> => {
+  const publishAfter = (job: Pick<BatchJob, 'call' | 'index' | 'link'>, body?: Promise<StageOutcome>) => {
     published = published.then(async () => {
-      if (body !== undefined) {
-        await body
-        await postPhase(call)
+      if (body !== undefined && (await body) === 'continue') {
+        const post = runStages(job.call, StageIndex.POST, StageIndex.PUBLISH)
+        if (post instanceof Promise) await post
       }
-      results[index] = publishResult(call)
-      links[index]?.dispose()
+      results[job.index] = publishResult(job.call)
+      job.link?.dispose()
     })
     return published
   }
 
+  const release = (job: BatchJob): void => {
+    if (job.released) return
+    job.released = true
+    scheduler.finish(job)
+  }
+  const passed = (job: BatchJob, publication: Promise<void>): void => {
+    job.publication = publication
+    job.wake?.()
+  }
+  const dispatch = (job: BatchJob, policy: StageOutcome): void => {
+    if (policy === 'settled') {
+      release(job)
+      passed(job, publishAfter(job))
+      return
+    }
+    // The slot frees the moment the body's own promise settles (before its value is
+    // normalized), or when the dispatch ends, whichever comes first.
+    job.call.onBodySettled = () => release(job)
+    const body = Promise.resolve(runStages(job.call, StageIndex.DISPATCH, StageIndex.POST))
+    void body.then(() => release(job))
+    passed(job, publishAfter(job, body))
+  }
+  // A job's turn: policy, then its body. Runs synchronously inside the scheduler's `finish`
+  // when policy is synchronous, so a freed slot is refilled before anything else runs.
+  const scheduler = new CallScheduler<BatchJob>(maxParallel, (job) => {
+    const policy = runStages(job.call, StageIndex.POLICY, StageIndex.DISPATCH)
+    if (policy instanceof Promise) void policy.then((outcome) => dispatch(job, outcome))
+    else dispatch(job, policy)
+  })
+
   for (let index = 0; index < inputs.length; index++) {
-    const [input, link] = withBatchSignal(inputs[index]!, signal)
-    links[index] = link
+    const [input, link] = withBatchSignal(inputs[index]!, options.signal)
     const call = prepareCall(runtime, input)
-    const parsing = parseArguments(call)
-    if (parsing !== undefined) await parsing
-    if (call.result !== undefined) {
-      publishAfter(call, index)
+    const prepared = runStages(call, StageIndex.PREPARE, StageIndex.POLICY)
+    if ((prepared instanceof Promise ? await prepared : prepared) === 'settled') {
+      publishAfter({ call, index, link })
       continue
     }
     const exclusive = classify(call.tool!, call.execution.arguments) === 'exclusive'
     if (exclusive) await published
-    else while (running >= maxParallel) await slotFree()
-    if (call.callerSignal.aborted) {
-      // aborted while it waited for its turn: like a pre-aborted call, no policy runs
-      call.result = abortedBeforeDispatch()
-      publishAfter(call, index)
-      continue
+    const job: BatchJob = {
+      exclusive,
+      call,
+      index,
+      link,
+      publication: undefined,
+      wake: undefined,
+      released: false,
     }
-    if (listened(runtime, 'tools/pre-execute')) await policyPhase(call)
-    else runGuards(call)
-    if (call.result !== undefined) {
-      publishAfter(call, index)
-      continue
-    }
-    const body = dispatchPhase(call)
-    if (exclusive) {
-      await publishAfter(call, index, body)
-    } else {
-      running++
-      void body.then(() => {
-        running--
-        const resume = wake
-        wake = undefined
-        resume?.()
+    // With a free slot and synchronous policy the call is dispatched inside `submit`, and the
+    // loop goes straight on to the next call: consecutive bodies start in the same tick.
+    scheduler.submit(job)
+    if (job.publication === undefined) {
+      await new Promise<void>((resolve) => {
+        job.wake = resolve
       })
-      publishAfter(call, index, body)
     }
+    if (exclusive) await job.publication
   }
   await published
   return results

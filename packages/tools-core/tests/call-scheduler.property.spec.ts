@@ -1,12 +1,12 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { type DispatchJob, DispatchPool } from '../src/dispatch-pool'
+import { CallScheduler, type ScheduledJob } from '../src/index'
 
-interface Job extends DispatchJob {
+interface Job extends ScheduledJob {
   readonly id: number
 }
 
-describe('DispatchPool properties', () => {
+describe('CallScheduler properties', () => {
   it('starts every job in submission order, never above the cap, exclusive jobs always alone', () => {
     fc.assert(
       fc.property(
@@ -16,13 +16,13 @@ describe('DispatchPool properties', () => {
         (maxParallel, flags, picks) => {
           const started: Job[] = []
           const running: Job[] = []
-          const pool = new DispatchPool<Job>(maxParallel, (job) => {
+          const scheduler = new CallScheduler<Job>(maxParallel, (job) => {
             if (job.exclusive) expect(running).toHaveLength(0)
             else expect(running.some((other) => other.exclusive)).toBe(false)
             started.push(job)
             running.push(job)
             expect(running.length).toBeLessThanOrEqual(maxParallel)
-            expect(pool.active).toBe(running.length)
+            expect(scheduler.active).toBe(running.length)
           })
           const jobs = flags.map((flag, id) => ({ id, exclusive: flag }))
           let submitted = 0
@@ -31,10 +31,10 @@ describe('DispatchPool properties', () => {
           while (submitted < jobs.length || running.length > 0) {
             const pick = picks[step++ % picks.length]!
             if (submitted < jobs.length && (running.length === 0 || pick % 2 === 0)) {
-              pool.submit(jobs[submitted++]!)
+              scheduler.submit(jobs[submitted++]!)
             } else if (running.length > 0) {
               const [job] = running.splice(pick % running.length, 1)
-              pool.finish(job!)
+              scheduler.finish(job!)
             }
           }
           expect(started.map((job) => job.id)).toEqual(jobs.map((job) => job.id))

@@ -1,0 +1,189 @@
+import { snapshotJson } from '@dsh/tools-schema'
+import { ToolAbortedError, ToolFailedError } from '../errors'
+import { type LinkedSignal, linkSignals } from '../link-signals'
+import type {
+  AdditionalContext,
+  ToolExecutionResult,
+  ToolExecutionToken,
+  ToolProgressUpdate,
+  ToolRunContext,
+} from '../types'
+import { normalizeOutput } from './normalize-output'
+import { notify, notifyStage, Stage } from './notify'
+import { sanitizeProgress } from './progress-update'
+import { abortedBeforeDispatch, failureFromThrow, failureOf } from './results'
+import type { ToolCall } from './tool-call'
+
+/** Remember a result the body step produced, when wrappers run (only they can hand back others). */
+function tag(call: ToolCall, result: ToolExecutionResult): ToolExecutionResult {
+  call.produced?.push(result)
+  return result
+}
+
+/** Whether `value` is a result this call's body step produced (so it needs no renormalizing). */
+export function isOwnResult(call: ToolCall, value: unknown): value is ToolExecutionResult {
+  return call.produced?.includes(value as ToolExecutionResult) === true
+}
+
+/** Whether `value` looks like an `AbortSignal` (wrappers may hand over anything). */
+export function isSignal(value: unknown): value is AbortSignal {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as AbortSignal).aborted === 'boolean' &&
+    typeof (value as AbortSignal).addEventListener === 'function'
+  )
+}
+
+function toContext(value: unknown): AdditionalContext {
+  const context = value as Partial<AdditionalContext> | null
+  if (typeof context !== 'object' || context === null)
+    throw new TypeError('deferContext() takes { source, text, meta? }')
+  if (typeof context.source !== 'string' || typeof context.text !== 'string') {
+    throw new TypeError('deferContext(): `source` and `text` must be strings')
+  }
+  if (context.meta === undefined) return Object.freeze({ source: context.source, text: context.text })
+  return Object.freeze({ source: context.source, text: context.text, meta: snapshotJson(context.meta) })
+}
+
+/** A body's run context plus the switch that turns its `progress` into a no-op once it settled. */
+interface RunContext {
+  readonly context: ToolRunContext
+  close(): void
+}
+
+function runContext(call: ToolCall, signal: AbortSignal): RunContext {
+  const { execution, deferred } = call
+  let live = true
+  const context = {
+    token: execution.token,
+    callId: execution.callId,
+    name: execution.name,
+    arguments: execution.arguments,
+    signal,
+    deferContext(value: AdditionalContext): void {
+      deferred.push(toContext(value))
+    },
+    progress(update: ToolProgressUpdate): void {
+      if (!live || call.runtime.hooks['tools/progress'] === undefined) return
+      const clean = sanitizeProgress(update)
+      if (clean !== undefined) notify(call, 'tools/progress', clean)
+    },
+  } as ToolRunContext & { agent?: string; parent?: ToolExecutionToken }
+  if (execution.agent !== undefined) context.agent = execution.agent
+  if (execution.parent !== undefined) context.parent = execution.parent
+  return {
+    context: Object.freeze(context),
+    close: () => {
+      live = false
+    },
+  }
+}
+
+/**
+ * Whether a body's rejection is the caller's abort itself: the caller's signal is aborted and
+ * the body rejected with its reason, or with any `AbortError` (what `fetch`, streams, timers and
+ * child processes reject with when the signal they were given aborts).
+ */
+function isCallerAbort(call: ToolCall, error: unknown): boolean {
+  const signal = call.callerSignal
+  if (!signal.aborted) return false
+  if (error === signal.reason) return true
+  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'AbortError'
+}
+
+/** The `ABORTED` failure: the caller aborted after the body started. */
+export function aborted(): ToolExecutionResult {
+  return failureOf(new ToolAbortedError())
+}
+
+/**
+ * The body settled: silence its progress, detach its signal, turn its value (normalized under
+ * the output declaration) or its throw into the result, and tell stage observers. A promise
+ * only when the tool's output check is asynchronous (a Standard Schema's `validate`).
+ */
+function endBody(
+  call: ToolCall,
+  run: RunContext,
+  signal: LinkedSignal,
+  settled: { readonly value: unknown } | { readonly error: unknown },
+): ToolExecutionResult | Promise<ToolExecutionResult> {
+  run.close()
+  signal.dispose()
+  if ('value' in settled) {
+    const normalized = normalizeOutput(call.tool!, call.execution, settled.value)
+    if (normalized instanceof Promise) return normalized.then((result) => bodyResult(call, result))
+    return bodyResult(call, normalized)
+  }
+  const error = settled.error
+  return bodyResult(call, isCallerAbort(call, error) ? aborted() : failureFromThrow(error, ToolFailedError))
+}
+
+/** Tell stage observers how the body ended and remember the result as this call's own. */
+function bodyResult(call: ToolCall, result: ToolExecutionResult): ToolExecutionResult {
+  notifyStage(call, result.isError ? Stage.BODY_FAILED : Stage.BODY_OK)
+  return tag(call, result)
+}
+
+/** Await an asynchronous body, tracking it until it settles. */
+async function awaitBody(
+  call: ToolCall,
+  promise: Promise<unknown>,
+  run: RunContext,
+  signal: LinkedSignal,
+): Promise<ToolExecutionResult> {
+  const pending = (call.pending ??= new Set())
+  pending.add(promise)
+  let settled: { readonly value: unknown } | { readonly error: unknown }
+  try {
+    settled = { value: await promise }
+  } catch (error) {
+    settled = { error }
+  }
+  pending.delete(promise)
+  call.onBodySettled?.()
+  return endBody(call, run, signal, settled)
+}
+
+/** A `TOOL_FAILED` result of this dispatch that runs no body (a refused `next()`). */
+export function refused(call: ToolCall, message: string): ToolExecutionResult {
+  return tag(call, failureOf(new ToolFailedError(message)))
+}
+
+/**
+ * The innermost `next`: run the body under `current` (the signal the last wrapper passed on)
+ * linked with the caller's own, and turn what it returns into the result. Synchronous when the
+ * body is, so the bare path pays for no extra promise.
+ */
+export function runBody(
+  call: ToolCall,
+  current: unknown,
+): ToolExecutionResult | Promise<ToolExecutionResult> {
+  if (call.dispatched) return refused(call, 'the dispatch of this call is over')
+  if (call.callerSignal.aborted) return tag(call, abortedBeforeDispatch())
+  if (!isSignal(current)) {
+    return refused(
+      call,
+      'tools/execute listener failed: `exec.signal` was replaced by something that is not an AbortSignal',
+    )
+  }
+  const tool = call.tool!
+  // Every body gets its own signal, linked to the caller's and the current one: listeners a
+  // body adds (and forgets) die with it instead of piling up on a signal many calls share.
+  const signal = linkSignals(call.callerSignal, current)
+  const run = runContext(call, signal.signal)
+  call.bodyStarted = true
+  notifyStage(call, Stage.BODY_START)
+  let value: unknown
+  try {
+    value = tool.definition.execute(
+      call.parsed === undefined ? run.context.arguments : call.parsed.value,
+      run.context,
+    )
+  } catch (error) {
+    return endBody(call, run, signal, { error })
+  }
+  if (typeof (value as PromiseLike<unknown> | null)?.then === 'function')
+    return awaitBody(call, Promise.resolve(value), run, signal)
+  return endBody(call, run, signal, { value })
+}

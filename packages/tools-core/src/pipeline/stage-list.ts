@@ -1,0 +1,115 @@
+/**
+ * The stage list every call goes through: prepare → policy → dispatch → post → publish.
+ * `prepareCall` builds the call record and `publishResult` ends every call; the stages between
+ * them are functions of the record that return a tagged outcome. `continue` hands the call to
+ * the next stage; `settled` means `call.result` is final, and {@link runStages} — the only place
+ * that reads the outcome — skips every later stage up to publication.
+ */
+import { PostPolicyError, ToolFailedError } from '../errors'
+import { dispatchCall, settleBodies } from './dispatch-call'
+import { parseArguments } from './parse-arguments'
+import { runPostExecute } from './post-execute'
+import { abortedBeforeDispatch, failureFromThrow } from './results'
+import { runGuards, runPolicy } from './run-policy'
+import type { PipelineRuntime, ToolCall } from './tool-call'
+
+/** A stage's outcome: go on to the next stage, or the call's result is final. */
+export type StageOutcome = 'continue' | 'settled'
+
+/** One stage: synchronous when it can be, so the bare path pays for no extra promise. */
+export type StageFn = (call: ToolCall) => StageOutcome | Promise<StageOutcome>
+
+const CONTINUE: StageOutcome = 'continue'
+const SETTLED: StageOutcome = 'settled'
+
+function outcomeOf(call: ToolCall): StageOutcome {
+  return call.result === undefined ? CONTINUE : SETTLED
+}
+
+function listened(runtime: PipelineRuntime, event: string): boolean {
+  const hooks = runtime.hooks[event]
+  return hooks !== undefined && hooks.length > 0
+}
+
+/** The end of step 4: the definition's own `parseArguments` (Standard Schema), when it has one. */
+function prepareStage(call: ToolCall): StageOutcome | Promise<StageOutcome> {
+  const parsing = parseArguments(call)
+  return parsing === undefined ? outcomeOf(call) : parsing.then(() => outcomeOf(call))
+}
+
+/**
+ * Steps 3, 5–6: a call whose caller aborted before policy (while it waited for its turn, say)
+ * is `ABORTED_BEFORE_DISPATCH` with no policy run; otherwise the gate (only when someone
+ * listens) and the guards (always).
+ */
+function policyStage(call: ToolCall): StageOutcome | Promise<StageOutcome> {
+  if (call.callerSignal.aborted) {
+    call.result = abortedBeforeDispatch()
+    return SETTLED
+  }
+  if (!listened(call.runtime, 'tools/pre-execute')) {
+    runGuards(call)
+    return outcomeOf(call)
+  }
+  return runPolicy(call).then(
+    () => outcomeOf(call),
+    (error: unknown) => {
+      call.result = failureFromThrow(error, ToolFailedError, 'policy failed: ')
+      return SETTLED
+    },
+  )
+}
+
+/**
+ * Steps 7–8: dispatch sets the body's result and continues (post-execute sees it). It never
+ * settles before every body it started has settled, even when the dispatch itself failed.
+ */
+async function dispatchStage(call: ToolCall): Promise<StageOutcome> {
+  try {
+    await dispatchCall(call)
+  } catch (error) {
+    call.dispatched = true
+    call.result = failureFromThrow(error, ToolFailedError, 'dispatch failed: ')
+    await settleBodies(call)
+  }
+  return CONTINUE
+}
+
+/** Step 9: the post-execute waterfall, only when someone listens. */
+function postStage(call: ToolCall): StageOutcome | Promise<StageOutcome> {
+  if (!listened(call.runtime, 'tools/post-execute')) return CONTINUE
+  return runPostExecute(call).then(
+    () => CONTINUE,
+    (error: unknown) => {
+      call.result = failureFromThrow(error, PostPolicyError, 'post-execute failed: ')
+      return SETTLED
+    },
+  )
+}
+
+/** The stages between `prepareCall` and `publishResult`, in order. */
+export const STAGE_LIST: readonly StageFn[] = Object.freeze([
+  prepareStage,
+  policyStage,
+  dispatchStage,
+  postStage,
+])
+
+/** Indexes into {@link STAGE_LIST}: where a scheduler may stop a call and resume it later. */
+export const StageIndex = Object.freeze({ PREPARE: 0, POLICY: 1, DISPATCH: 2, POST: 3, PUBLISH: 4 })
+
+/**
+ * Drive a call through `STAGE_LIST[from..until)`, stopping at the first stage that settles.
+ * Returns `settled` when one did, else `continue`. Synchronous while every stage is.
+ */
+export function runStages(call: ToolCall, from: number, until: number): StageOutcome | Promise<StageOutcome> {
+  for (let index = from; index < until; index++) {
+    const outcome = STAGE_LIST[index]!(call)
+    if (outcome === SETTLED) return SETTLED
+    if (outcome instanceof Promise) {
+      const next = index + 1
+      return outcome.then((done) => (done === SETTLED ? SETTLED : runStages(call, next, until)))
+    }
+  }
+  return CONTINUE
+}
