@@ -5,7 +5,7 @@ import { Worker, type WorkerOptions } from 'node:worker_threads'
 import { type LoopUtilization, ProcessWorker } from '../process/process-worker'
 import { createReplySlot } from '../protocol/reply-slot'
 import type { CodeEngine } from '../types'
-import { BOOTSTRAP_SOURCE } from '../worker/bootstrap-source'
+import { NODE_VM_WORKER_SOURCE } from '../worker/node-vm/generated/node-vm-worker-source'
 import { QUICKJS_WORKER_SOURCE } from '../worker/quickjs/generated/quickjs-worker-source'
 import { quickJSWorkerData } from '../worker/quickjs/quickjs-worker-data'
 
@@ -93,7 +93,8 @@ export function runWorkerOptions(
  * it, so idle warm workers never keep the process alive.
  */
 export function spawnWorkerHandle(options: SpawnOptions): WorkerHandle {
-  const source = options.source ?? (options.engine === 'quickjs' ? QUICKJS_WORKER_SOURCE : BOOTSTRAP_SOURCE)
+  const source =
+    options.source ?? (options.engine === 'quickjs' ? QUICKJS_WORKER_SOURCE : NODE_VM_WORKER_SOURCE)
   // Only a QuickJS thread of this process can share the slot (and only its worker reads it).
   const replySlot =
     options.engine === 'quickjs' && options.isolation !== 'process' && options.source === undefined
