@@ -88,22 +88,42 @@ export function runWorkerOptions(
   }
 }
 
+/** The program a run worker of `options` starts with. */
+export function runWorkerSource(options: SpawnOptions): string {
+  return options.source ?? (options.engine === 'quickjs' ? QUICKJS_WORKER_SOURCE : NODE_VM_WORKER_SOURCE)
+}
+
+/** The reply slot a run worker of `options` shares with the host, if any. */
+export function runWorkerReplySlot(options: SpawnOptions): SharedArrayBuffer | undefined {
+  // Only a QuickJS thread of this process can share the slot (and only its worker reads it).
+  return options.engine === 'quickjs' && options.isolation !== 'process' && options.source === undefined
+    ? createReplySlot()
+    : undefined
+}
+
 /**
- * Spawn a run worker (see {@link runWorkerOptions}). The worker is unref'd until a run claims
- * it, so idle warm workers never keep the process alive.
+ * Spawn a run worker (see {@link runWorkerOptions}) outside the runtime's slots (tests drive
+ * single workers this way; the runtime spawns through `RunSlots`).
  */
 export function spawnWorkerHandle(options: SpawnOptions): WorkerHandle {
-  const source =
-    options.source ?? (options.engine === 'quickjs' ? QUICKJS_WORKER_SOURCE : NODE_VM_WORKER_SOURCE)
-  // Only a QuickJS thread of this process can share the slot (and only its worker reads it).
-  const replySlot =
-    options.engine === 'quickjs' && options.isolation !== 'process' && options.source === undefined
-      ? createReplySlot()
-      : undefined
+  const replySlot = runWorkerReplySlot(options)
+  const source = runWorkerSource(options)
   const worker: RunWorker =
     options.isolation === 'process'
       ? new ProcessWorker(source, { ...options, workerData: runWorkerOptions(options).workerData })
       : new Worker(source, runWorkerOptions(options, replySlot))
+  return createWorkerHandle(worker, options, replySlot)
+}
+
+/**
+ * Track a just-spawned run worker: its boot, its exit and its last error. The worker is unref'd
+ * until a run claims it, so idle warm workers never keep the process alive.
+ */
+export function createWorkerHandle(
+  worker: RunWorker,
+  options: SpawnOptions,
+  replySlot?: SharedArrayBuffer,
+): WorkerHandle {
   worker.unref()
   let exited = false
   let lastError: unknown
