@@ -58,7 +58,9 @@ export class WorkerPool {
 
   /** Workers spawned and not yet exited. */
   get live(): number {
-    return this.#live.size
+    // The library counts a worker from its spawn (before its handle exists, a tick later) until
+    // its `error` or `exit`; this pool counts its handle until `exit`. Live in either is live.
+    return Math.max(this.#slots.live, this.#live.size)
   }
 
   /** Workers handed to a run and not yet returned. */
@@ -116,7 +118,9 @@ export class WorkerPool {
 
   /**
    * Return a run's worker once its run has settled: it is exiting, and stays counted as live,
-   * and as exiting, until its `exit` event frees its slot.
+   * and as exiting, until its `exit` event frees its slot. The warm set is topped up as far as
+   * free slots allow, deferred with `setImmediate` so the spawn does not delay the continuation
+   * of the run that just settled (the rest follows when the worker's slot frees).
    */
   release(handle: WorkerHandle): void {
     this.#running -= 1
@@ -124,6 +128,7 @@ export class WorkerPool {
       this.#exiting.add(handle)
       void handle.exited.then(() => this.#exiting.delete(handle))
     }
+    if (!this.#disposed && this.#warm.length < this.#warmTarget) setImmediate(() => this.fill())
   }
 
   /** Refuse queued runs, terminate every worker, warm or running, and wait until each has exited. */
@@ -185,9 +190,9 @@ export class WorkerPool {
       this.#live.delete(handle)
       const entry = this.#warm.find((warm) => warm.handle === handle)
       if (entry !== undefined) this.#dropWarm(entry)
-      // A slot is free now (unless a queued run took it): top up the warm set, after the
-      // continuation of the run that just ended.
-      if (!this.#disposed && this.#warm.length < this.#warmTarget) setImmediate(() => this.fill())
+      // A slot is free now, unless a queued run took it (the library serves its queue first, on
+      // the same event): top up the warm set before anyone waiting on this exit resumes.
+      this.fill()
     })
     return handle
   }

@@ -52,27 +52,27 @@ interface Timer {
   readonly repeat: boolean
 }
 
-const G = globalThis as unknown as Record<string, unknown>
+/** The global object the kernel prepares: the context's own, or a stand-in in unit tests. */
+export type KernelGlobal = Record<string, unknown>
 
-function defineGlobal(name: string, value: unknown): void {
-  I.defineProperty(G, name, descriptor(value, false, false))
+function defineGlobal(global: KernelGlobal, name: string, value: unknown): void {
+  I.defineProperty(global, name, descriptor(value, false, false))
 }
 
-function lockErrorProperty(name: string): void {
-  I.defineProperty(I.Error, name, descriptor(undefined, false, false))
-}
-
-/** Remove the ambient capabilities a program must not have. */
-function removeAmbientCapabilities(): void {
-  delete G['WebAssembly']
-  delete G['SharedArrayBuffer']
-  delete G['console']
+/**
+ * Remove the ambient capabilities a program must not have from `global`, and fix its `Error`
+ * (the context's `Error`, read before any program runs) so no stack is ever formatted.
+ */
+export function removeAmbientCapabilities(global: KernelGlobal): void {
+  delete global['WebAssembly']
+  delete global['SharedArrayBuffer']
+  delete global['console']
   // Their callbacks run from the engine's own job queue, outside every kernel try/catch: a throw
   // there reaches the worker's uncaught-exception path, which is privileged code. Programs get
   // neither (WeakMap and WeakSet, which run no callbacks, stay).
-  delete G['FinalizationRegistry']
-  delete G['WeakRef']
-  const atomics = G['Atomics'] as Record<string, unknown> | undefined
+  delete global['FinalizationRegistry']
+  delete global['WeakRef']
+  const atomics = global['Atomics'] as Record<string, unknown> | undefined
   if (typeof atomics === 'object') {
     delete atomics['wait']
     delete atomics['waitAsync']
@@ -81,17 +81,27 @@ function removeAmbientCapabilities(): void {
   // a stack overflow inside the formatter) would throw an error object from that realm into the
   // program. With a non-numeric stackTraceLimit V8 captures no stack at all, so the formatter is
   // never called; errors inside programs have no 'stack'.
-  lockErrorProperty('stackTraceLimit')
-  lockErrorProperty('prepareStackTrace')
-  lockErrorProperty('captureStackTrace')
-  defineGlobal('Error', I.Error)
+  const ErrorCtor = global['Error'] as object
+  for (const name of ['stackTraceLimit', 'prepareStackTrace', 'captureStackTrace']) {
+    I.defineProperty(ErrorCtor, name, descriptor(undefined, false, false))
+  }
+  defineGlobal(global, 'Error', ErrorCtor)
 }
 
-/** Build the kernel and the program's globals. Called once, in a fresh context. */
+/** Build the kernel in a fresh context: strip its ambient capabilities, then install the globals. */
 export function createKernel(host: NodeVmHost): NodeVmKernel {
+  const global = globalThis as unknown as KernelGlobal
+  removeAmbientCapabilities(global)
+  return installKernel(host, global)
+}
+
+/**
+ * Define the program's globals (`ToolCallError`, `console`, timers; `tools` on
+ * {@link NodeVmKernel.install}) on `global` and return the kernel the worker drives.
+ */
+export function installKernel(host: NodeVmHost, global: KernelGlobal): NodeVmKernel {
   // Read once: the host object belongs to the privileged realm and is never handed on.
   const { call: hostCall, log: hostLog, timer: hostTimer, clearTimer: hostClearTimer, done: hostDone } = host
-  removeAmbientCapabilities()
 
   class ToolCallError extends I.Error {
     declare readonly toolName: string
@@ -101,7 +111,7 @@ export function createKernel(host: NodeVmHost): NodeVmKernel {
     }
   }
   I.defineProperty(ToolCallError.prototype, 'name', descriptor('ToolCallError', true, false))
-  defineGlobal('ToolCallError', ToolCallError)
+  defineGlobal(global, 'ToolCallError', ToolCallError)
 
   let finished = false
   const finish = (status: number, payload: string | undefined): void => {
@@ -119,6 +129,7 @@ export function createKernel(host: NodeVmHost): NodeVmKernel {
     } catch {}
   }
   defineGlobal(
+    global,
     'console',
     I.freeze({
       log: (...args: unknown[]) => emit(args),
@@ -151,16 +162,24 @@ export function createKernel(host: NodeVmHost): NodeVmKernel {
       hostClearTimer(id)
     } catch {}
   }
-  defineGlobal('setTimeout', function setTimeout(callback: unknown, delay: unknown, ...rest: unknown[]) {
-    return schedule(callback, delay, rest, false)
-  })
-  defineGlobal('setInterval', function setInterval(callback: unknown, delay: unknown, ...rest: unknown[]) {
-    return schedule(callback, delay, rest, true)
-  })
-  defineGlobal('clearTimeout', function clearTimeout(id: unknown) {
+  defineGlobal(
+    global,
+    'setTimeout',
+    function setTimeout(callback: unknown, delay: unknown, ...rest: unknown[]) {
+      return schedule(callback, delay, rest, false)
+    },
+  )
+  defineGlobal(
+    global,
+    'setInterval',
+    function setInterval(callback: unknown, delay: unknown, ...rest: unknown[]) {
+      return schedule(callback, delay, rest, true)
+    },
+  )
+  defineGlobal(global, 'clearTimeout', function clearTimeout(id: unknown) {
     cancel(id)
   })
-  defineGlobal('clearInterval', function clearInterval(id: unknown) {
+  defineGlobal(global, 'clearInterval', function clearInterval(id: unknown) {
     cancel(id)
   })
 
@@ -209,7 +228,7 @@ export function createKernel(host: NodeVmHost): NodeVmKernel {
         const binding = { [name]: (args: unknown) => callTool(name, args) }[name]
         I.defineProperty(tools, name, descriptor(binding, false, true))
       }
-      defineGlobal('tools', I.freeze(tools))
+      defineGlobal(global, 'tools', I.freeze(tools))
     },
     run(program: unknown): void {
       let outcome: Promise<unknown>
