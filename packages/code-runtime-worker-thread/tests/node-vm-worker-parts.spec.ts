@@ -41,7 +41,7 @@ describe('LogAccount', () => {
     const { logs, posted, endTurn } = logAccount()
     for (let i = 0; i < EAGER_LINES + LOG_BATCH_LINES; i++) logs.add('x')
     expect(posted).toHaveLength(EAGER_LINES + 1)
-    expect((posted.at(-1)?.l as string[]).length).toBe(LOG_BATCH_LINES)
+    expect(posted.at(-1)?.l).toHaveLength(LOG_BATCH_LINES)
     logs.add('pending')
     logs.close()
     endTurn()
