@@ -60,6 +60,20 @@ describe('RunSlots (worker-threads-pool)', () => {
     expect(slots.live).toBe(1)
   })
 
+  it('terminates a worker the library spawned for an acquire aborted in that same turn', async () => {
+    const slots = new RunSlots(1, 1)
+    const holder = granted(await slots.acquire(IDLE_WORKER, OPTIONS))
+    const controller = new AbortController()
+    const queued = slots.acquire(IDLE_WORKER, OPTIONS, controller.signal)
+    // The library's exit listener (registered first) hands the slot to the queued acquire and
+    // spawns; the abort lands before the grant's callback.
+    holder.once('exit', () => controller.abort())
+    await holder.terminate()
+    expect(await queued).toEqual({ ok: false, reason: 'aborted' })
+    while (slots.live > 0) await new Promise((resolve) => setImmediate(resolve))
+    expect(slots.queued).toBe(0)
+  })
+
   it('refuses an acquire with an already aborted signal without queueing it', async () => {
     const slots = new RunSlots(1, 4)
     granted(await slots.acquire(IDLE_WORKER, OPTIONS))

@@ -65,17 +65,19 @@ export class RunSlots {
     if (signal?.aborted) return Promise.resolve({ ok: false, reason: 'aborted' })
     if (this.#maxQueued === 0 && !this.free) return Promise.resolve({ ok: false, reason: 'queue-full' })
     return new Promise((resolve) => {
+      let withdrawn = false
       const callback: AcquireCallback = (_error, worker) => {
         this.#waiting.delete(callback)
         signal?.removeEventListener('abort', onAbort)
         if (worker === undefined) resolve({ ok: false, reason: 'queue-full' })
-        else if (this.#closed) {
-          // Granted after close (a queued acquire the library dequeued in the same turn).
+        else if (withdrawn || this.#closed) {
+          // The library dequeued it (and spawned) in the turn it was withdrawn: nobody owns it.
           void worker.terminate().catch(() => {})
           resolve({ ok: false, reason: 'closed' })
         } else resolve({ ok: true, worker })
       }
       const withdraw = (reason: 'aborted' | 'closed') => {
+        withdrawn = true
         this.#waiting.delete(callback)
         signal?.removeEventListener('abort', onAbort)
         this.#withdraw(callback)
