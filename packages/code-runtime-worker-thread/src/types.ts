@@ -63,7 +63,11 @@ export interface WorkerThreadRuntimeConfig {
    * signal and leaves the queue at once.
    */
   readonly maxQueuedRuns?: number
-  /** How many booted, unused workers to keep waiting for a program (default 2; 0 spawns on demand). */
+  /**
+   * How many booted, unused workers to keep waiting for a program (default 2; 0 spawns on
+   * demand). Each holds one of the `maxConcurrentRuns` slots; the set is refilled only from free
+   * slots, after queued runs.
+   */
   readonly warmWorkers?: number
   /**
    * Where each run's worker lives (default `'thread'`). `'process'` hosts it in a fresh Node
