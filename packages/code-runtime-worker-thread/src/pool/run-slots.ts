@@ -1,3 +1,4 @@
+/// <reference path="./worker-threads-pool.d.ts" />
 /**
  * The cap on live run workers and the queue of runs waiting for one, carried by
  * `worker-threads-pool` (its `max` and `maxWaiting`): each acquire spawns a fresh `Worker`
