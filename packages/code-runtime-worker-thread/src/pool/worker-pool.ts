@@ -108,6 +108,9 @@ export class WorkerPool {
    */
   async take(signal?: AbortSignal): Promise<TakenWorker> {
     const warm = this.#warm.shift()
+    // Its replacement starts booting now (from a free slot), not when the run ends: a worker
+    // boots for longer than a short run takes. Deferred so the run's own start goes first.
+    if (warm !== undefined && !this.#disposed) setImmediate(() => this.fill())
     const taken = await (warm?.ready ?? this.#spawn(signal))
     if (taken.ok) {
       this.#running += 1
