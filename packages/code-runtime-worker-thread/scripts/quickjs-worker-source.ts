@@ -4,34 +4,17 @@
  * `createKernel` function; the worker program is bundled as CommonJS with that script inlined.
  * The result is checked in as `src/worker/quickjs/generated/quickjs-worker-source.ts`, a plain
  * string module, so the same source works from `src` under vitest and from the tsup bundle
- * without a build-time plugin; `tests/quickjs-worker-source.spec.ts` fails when it is stale.
+ * without a build-time plugin; `tests/worker-sources.spec.ts` fails when it is stale.
  *
- * Run `pnpm --filter @dsh/code-runtime-worker-thread generate` after editing those modules.
+ * `generate.ts` writes it with the other generated worker sources: run
+ * `pnpm --filter @dsh/code-runtime-worker-thread generate` after editing those modules.
  */
 import { writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
-
-const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
+import { bundleWorker as bundle, here } from './bundle-worker'
 
 /** Where the generated module lives. */
 export const GENERATED_PATH = here('../src/worker/quickjs/generated/quickjs-worker-source.ts')
-
-async function bundle(entry: string, options: Parameters<typeof build>[0]): Promise<string> {
-  const result = await build({
-    entryPoints: [here(entry)],
-    // The bundle's path comments are relative to the working directory: pin it to the package so
-    // the output is the same whether `pnpm generate` or the root test run builds it.
-    absWorkingDir: here('..'),
-    bundle: true,
-    write: false,
-    legalComments: 'none',
-    charset: 'utf8',
-    logLevel: 'silent',
-    ...options,
-  })
-  return result.outputFiles![0]!.text
-}
 
 /** The generated module's full text. */
 export async function buildQuickJSWorkerModule(): Promise<string> {

@@ -17,6 +17,7 @@ export const DEFAULT_WORKER_THREAD_RUNTIME_CONFIG: ResolvedWorkerThreadRuntimeCo
   maxLogLines: 10_000,
   maxOldGenerationSizeMb: 256,
   maxConcurrentRuns: 8,
+  maxQueuedRuns: 1024,
   warmWorkers: 2,
   isolation: 'thread',
 })
@@ -36,6 +37,7 @@ const bounds: Record<NumericKey, readonly [min: number, max: number]> = {
   maxLogLines: [1, MAX_TIMER_MS],
   maxOldGenerationSizeMb: [16, 1_048_576],
   maxConcurrentRuns: [1, 1024],
+  maxQueuedRuns: [0, 1_048_576],
   warmWorkers: [0, 64],
 }
 

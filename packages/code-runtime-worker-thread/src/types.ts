@@ -51,11 +51,23 @@ export interface WorkerThreadRuntimeConfig {
    */
   readonly maxOldGenerationSizeMb?: number
   /**
-   * How many run workers may be alive at once (default 8): running a program, or exiting after
-   * their run settled. Further runs wait, in order, for a slot.
+   * How many run workers may be alive at once (default 8): booted ahead of demand (`warmWorkers`),
+   * running a program, or exiting after their run settled. Further runs wait, in order, for a
+   * slot (up to `maxQueuedRuns` of them).
    */
   readonly maxConcurrentRuns?: number
-  /** How many booted, unused workers to keep waiting for a program (default 2; 0 spawns on demand). */
+  /**
+   * How many runs may wait for a worker slot when `maxConcurrentRuns` workers are alive
+   * (default 1024; 0 refuses any run that finds no free slot). A run beyond the queue fails at
+   * once as `abort` with a "run queue is full" message; a queued run can be aborted through its
+   * signal and leaves the queue at once.
+   */
+  readonly maxQueuedRuns?: number
+  /**
+   * How many booted, unused workers to keep waiting for a program (default 2; 0 spawns on
+   * demand). Each holds one of the `maxConcurrentRuns` slots; the set is refilled only from free
+   * slots, after queued runs.
+   */
   readonly warmWorkers?: number
   /**
    * Where each run's worker lives (default `'thread'`). `'process'` hosts it in a fresh Node
@@ -76,6 +88,7 @@ export interface ResolvedWorkerThreadRuntimeConfig {
   readonly maxLogLines: number
   readonly maxOldGenerationSizeMb: number
   readonly maxConcurrentRuns: number
+  readonly maxQueuedRuns: number
   readonly warmWorkers: number
   readonly isolation: 'thread' | 'process'
 }

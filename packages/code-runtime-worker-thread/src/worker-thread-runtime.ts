@@ -6,7 +6,6 @@
 import type { CodeRunHost, CodeRunOutcome, CodeRunRequest, CodeRuntime } from '@dsh/tools-codemode'
 import { checkProgram } from './check-program'
 import { resolveWorkerThreadRuntimeConfig } from './config'
-import { Semaphore } from './pool/semaphore'
 import type { BootResult } from './pool/worker-handle'
 import { WorkerPool } from './pool/worker-pool'
 import { runSession } from './run/run-session'
@@ -27,7 +26,6 @@ export class WorkerThreadRuntime implements CodeRuntime {
   /** The validated configuration in force. */
   readonly config: ResolvedWorkerThreadRuntimeConfig
   readonly #pool: WorkerPool
-  readonly #slots: Semaphore
   readonly #stripper = new TypeStripper()
   readonly #shutdown = new AbortController()
   readonly #runs = new Set<Promise<unknown>>()
@@ -42,9 +40,8 @@ export class WorkerThreadRuntime implements CodeRuntime {
         computeMs: this.config.computeMs,
         isolation: this.config.isolation,
       },
-      this.config.warmWorkers,
+      this.config,
     )
-    this.#slots = new Semaphore(this.config.maxConcurrentRuns)
     if (this.config.warmWorkers > 0) {
       this.#pool.fill()
       this.#stripper.warm()
@@ -63,7 +60,7 @@ export class WorkerThreadRuntime implements CodeRuntime {
       runningWorkers: this.#pool.running,
       exitingWorkers: this.#pool.exiting,
       warmWorkers: this.#pool.warm,
-      queuedRuns: this.#slots.waiting,
+      queuedRuns: this.#pool.queued,
     }
   }
 
@@ -97,7 +94,6 @@ export class WorkerThreadRuntime implements CodeRuntime {
   /** Stop accepting runs, end running ones as `abort`, and wait until every worker has exited. */
   async dispose(): Promise<void> {
     this.#shutdown.abort()
-    this.#slots.close()
     await Promise.all([this.#pool.dispose(), this.#stripper.dispose(), ...this.#runs])
     await this.#pool.dispose()
   }
@@ -117,10 +113,12 @@ export class WorkerThreadRuntime implements CodeRuntime {
     if (!stripped.ok) return failure('exception', stripped.message)
     const refusal = checkProgram(stripped.source)
     if (refusal !== undefined) return failure('exception', refusal)
-    if (!(await this.#slots.acquire(host.signal))) {
+    const taken = await this.#pool.take(host.signal)
+    if (!taken.ok) {
+      if (taken.reason === 'queue-full') return failure('abort', this.#queueFullMessage())
       return failure('abort', this.disposed ? 'the code runtime was disposed' : 'the run was aborted')
     }
-    const handle = this.#pool.take()
+    const handle = taken.handle
     try {
       const booted = await bootOrAbort(handle.booted, host.signal, this.#shutdown.signal)
       if (!booted.ok) {
@@ -138,11 +136,14 @@ export class WorkerThreadRuntime implements CodeRuntime {
         shutdown: this.#shutdown.signal,
       })
     } finally {
+      // The worker keeps its slot until it has exited: the cap bounds threads, not just programs.
       this.#pool.release(handle)
-      // The slot bounds threads, not just programs: it is returned when the worker is gone.
-      if (handle.hasExited()) this.#slots.release()
-      else void handle.exited.then(() => this.#slots.release())
     }
+  }
+
+  #queueFullMessage(): string {
+    const { maxConcurrentRuns, maxQueuedRuns } = this.config
+    return `the run queue is full: ${maxConcurrentRuns} workers (maxConcurrentRuns) are busy and ${maxQueuedRuns} runs (maxQueuedRuns) already wait`
   }
 }
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import type { CodeEngine } from '../src/index'
 import { runWorkerOptions } from '../src/pool/worker-handle'
 import { wrapProgram } from '../src/strip/wrap-program'
-import { BOOTSTRAP_SOURCE } from '../src/worker/bootstrap-source'
+import { NODE_VM_WORKER_SOURCE } from '../src/worker/node-vm/generated/node-vm-worker-source'
 import { QUICKJS_WORKER_SOURCE } from '../src/worker/quickjs/generated/quickjs-worker-source'
 import { ENGINES } from './fixtures/engines'
 
@@ -23,7 +23,7 @@ interface DriveOptions {
 
 function spawn(options: DriveOptions): Worker {
   const engine = options.engine ?? 'node-vm'
-  const source = options.source ?? (engine === 'quickjs' ? QUICKJS_WORKER_SOURCE : BOOTSTRAP_SOURCE)
+  const source = options.source ?? (engine === 'quickjs' ? QUICKJS_WORKER_SOURCE : NODE_VM_WORKER_SOURCE)
   return new Worker(source, runWorkerOptions({ engine, maxOldGenerationSizeMb: 64, computeMs: 60_000 }))
 }
 
@@ -125,7 +125,7 @@ describe('uncaught exceptions in the node:vm worker', () => {
     // A value whose every access reports itself: a property read, a conversion to a string or
     // primitive, and util.inspect (which reads Symbol.for('nodejs.util.inspect.custom')) all
     // go through a trap. Thrown from a privileged timer, it reaches the uncaught path directly.
-    const source = `${BOOTSTRAP_SOURCE}
+    const source = `${NODE_VM_WORKER_SOURCE}
 const { parentPort: port } = require('node:worker_threads')
 const report = (what) => { try { port.postMessage({ k: 'touched', l: String(what) }) } catch {} ; return undefined }
 const hostile = new Proxy(function () {}, {

@@ -23,6 +23,17 @@ describe('config', () => {
     }
   })
 
+  it('accepts maxQueuedRuns from 0 to 1048576, default 1024, and refuses the rest', () => {
+    expect(DEFAULT_WORKER_THREAD_RUNTIME_CONFIG.maxQueuedRuns).toBe(1024)
+    expect(resolveWorkerThreadRuntimeConfig({ maxQueuedRuns: 0 }).maxQueuedRuns).toBe(0)
+    expect(resolveWorkerThreadRuntimeConfig({ maxQueuedRuns: 1_048_576 }).maxQueuedRuns).toBe(1_048_576)
+    for (const maxQueuedRuns of [-1, 1.5, 1_048_577, Number.POSITIVE_INFINITY, Number.NaN, '8', null]) {
+      expect(() => resolveWorkerThreadRuntimeConfig({ maxQueuedRuns } as never)).toThrow(
+        /maxQueuedRuns must be an integer between 0 and 1048576/,
+      )
+    }
+  })
+
   it('accepts maxWallMs up to 2147483647 and refuses one more', () => {
     expect(resolveWorkerThreadRuntimeConfig({ maxWallMs: 2_147_483_647 }).maxWallMs).toBe(2_147_483_647)
     expect(() => resolveWorkerThreadRuntimeConfig({ maxWallMs: 2_147_483_648 })).toThrow(

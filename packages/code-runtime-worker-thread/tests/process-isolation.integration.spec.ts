@@ -29,7 +29,7 @@ function runProcesses(): number[] {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
-      if (ppid === process.pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes("'_boot'")) {
+      if (ppid === process.pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('_boot')) {
         found.push(Number(entry))
       }
     } catch {

@@ -6,7 +6,7 @@ import { type LoopUtilization, ProcessWorker } from '../process/process-worker'
 import { createCallSlot } from '../protocol/call-slot'
 import { createReplySlot } from '../protocol/reply-slot'
 import type { CodeEngine } from '../types'
-import { BOOTSTRAP_SOURCE } from '../worker/bootstrap-source'
+import { NODE_VM_WORKER_SOURCE } from '../worker/node-vm/generated/node-vm-worker-source'
 import { QUICKJS_WORKER_SOURCE } from '../worker/quickjs/generated/quickjs-worker-source'
 import { quickJSWorkerData } from '../worker/quickjs/quickjs-worker-data'
 
@@ -69,10 +69,7 @@ export function describeWorkerError(error: unknown, options: SpawnOptions): stri
  * The options every run worker is spawned with: an empty environment, no `execArgv`, the heap
  * cap; a QuickJS worker also gets the engine's location, compiled module and limits.
  */
-export function runWorkerOptions(
-  options: SpawnOptions,
-  slots?: { readonly replySlot: SharedArrayBuffer; readonly callSlot: SharedArrayBuffer },
-): WorkerOptions & { eval: true } {
+export function runWorkerOptions(options: SpawnOptions, slots?: WorkerSlots): WorkerOptions & { eval: true } {
   return {
     eval: true,
     ...(options.engine === 'quickjs'
@@ -91,21 +88,48 @@ export function runWorkerOptions(
   }
 }
 
+/** The program a run worker of `options` starts with. */
+export function runWorkerSource(options: SpawnOptions): string {
+  return options.source ?? (options.engine === 'quickjs' ? QUICKJS_WORKER_SOURCE : NODE_VM_WORKER_SOURCE)
+}
+
+/** The shared-memory slots a run worker of `options` exchanges calls and replies through. */
+export interface WorkerSlots {
+  readonly replySlot: SharedArrayBuffer
+  readonly callSlot: SharedArrayBuffer
+}
+
+/** The slots a run worker of `options` shares with the host, if any. */
+export function runWorkerSlots(options: SpawnOptions): WorkerSlots | undefined {
+  // Only a QuickJS thread of this process can share them (and only its worker reads them).
+  return options.engine === 'quickjs' && options.isolation !== 'process' && options.source === undefined
+    ? { replySlot: createReplySlot(), callSlot: createCallSlot() }
+    : undefined
+}
+
 /**
- * Spawn a run worker (see {@link runWorkerOptions}). The worker is unref'd until a run claims
- * it, so idle warm workers never keep the process alive.
+ * Spawn a run worker (see {@link runWorkerOptions}) outside the runtime's slots (tests drive
+ * single workers this way; the runtime spawns through `RunSlots`).
  */
 export function spawnWorkerHandle(options: SpawnOptions): WorkerHandle {
-  const source = options.source ?? (options.engine === 'quickjs' ? QUICKJS_WORKER_SOURCE : BOOTSTRAP_SOURCE)
-  // Only a QuickJS thread of this process can share the slot (and only its worker reads it).
-  const slots =
-    options.engine === 'quickjs' && options.isolation !== 'process' && options.source === undefined
-      ? { replySlot: createReplySlot(), callSlot: createCallSlot() }
-      : undefined
+  const slots = runWorkerSlots(options)
+  const source = runWorkerSource(options)
   const worker: RunWorker =
     options.isolation === 'process'
       ? new ProcessWorker(source, { ...options, workerData: runWorkerOptions(options).workerData })
       : new Worker(source, runWorkerOptions(options, slots))
+  return createWorkerHandle(worker, options, slots)
+}
+
+/**
+ * Track a just-spawned run worker: its boot, its exit and its last error. The worker is unref'd
+ * until a run claims it, so idle warm workers never keep the process alive.
+ */
+export function createWorkerHandle(
+  worker: RunWorker,
+  options: SpawnOptions,
+  slots?: WorkerSlots,
+): WorkerHandle {
   worker.unref()
   let exited = false
   let lastError: unknown

@@ -2,13 +2,13 @@
  * A run worker inside a process of its own (`isolation: 'process'`): the subset of `Worker` the
  * runtime uses — `postMessage`, `message`/`messageerror`/`error`/`exit` events, `terminate`,
  * `ref`/`unref` and `performance.eventLoopUtilization` — backed by a fresh `node` process that
- * hosts the worker and relays the protocol (see `relay-source.ts`). The host kills the process
+ * hosts the worker and relays the protocol (see `relay.ts`). The host kills the process
  * with SIGKILL, which stops even a builtin that cannot be interrupted.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { EventEmitter } from 'node:events'
 import { deserialize } from 'node:v8'
-import { RELAY_SOURCE } from './relay-source'
+import { RELAY_SOURCE } from './generated/relay-source'
 
 /** Event-loop utilisation as `Worker.performance.eventLoopUtilization` reports it. */
 export interface LoopUtilization {
