@@ -53,6 +53,16 @@ let outstanding = 0
 let outbox: string[] = []
 /** Id of the first call in `outbox`. */
 let outboxFirstId = 0
+/** UTF-16 units of argument text in `outbox`. */
+let outboxUnits = 0
+/**
+ * The most argument text one guest turn may hold unsent. The outbox lives on the worker's Node
+ * heap, outside the engine's memory cap, and is copied again when joined and posted: a program
+ * issuing calls with large arguments in a loop that never yields would otherwise fill that heap
+ * (or, posted early, the host's message queue). Past it, a call is refused in the guest at once.
+ * A quarter of the engine's cap in UTF-16 units, since the worker holds about three copies.
+ */
+const maxOutboxUnits = Math.max(1 << 20, Math.floor(data.memoryLimitBytes / 8))
 let guestMs = 0
 let guestSince = 0
 const timers = new Map<number, { handle: NodeJS.Timeout; repeat: boolean }>()
@@ -162,6 +172,7 @@ function flush(): void {
   if (done || outbox.length === 0) return
   const entries = outbox
   outbox = []
+  outboxUnits = 0
   try {
     sendCalls(callBatchText(entries), outboxFirstId)
   } catch (error) {
@@ -189,8 +200,15 @@ function hostCall(name: string, argsJson: string): number | string {
       return `arguments for ${name} could not be sent: ${engineFailure(error)}`
     }
   } else {
+    if (outboxUnits + entry.length > maxOutboxUnits) {
+      return (
+        `arguments for ${name} refused: this turn already holds ${outboxUnits} characters of unsent ` +
+        `tool arguments (at most ${maxOutboxUnits} per turn); await earlier calls before making more`
+      )
+    }
     if (outbox.length === 0) outboxFirstId = id
     outbox.push(entry)
+    outboxUnits += entry.length
   }
   nextCallId = id
   outstanding += 1
