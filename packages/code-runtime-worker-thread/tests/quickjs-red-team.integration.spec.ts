@@ -14,7 +14,7 @@ import { type FakeTool, fakeHost, request } from './fixtures/host'
 const runtime = createWorkerThreadRuntime({
   engine: 'quickjs',
   warmWorkers: 1,
-  computeMs: 10_000,
+  computeMs: 4_000,
   maxWallMs: 60_000,
   maxOutputBytes: 1_000_000,
   maxOldGenerationSizeMb: 16,
@@ -84,11 +84,11 @@ describe('QuickJS red team: argument text held in one turn', () => {
       { size: (args) => (args as { text: string }).text.length },
     )
     const { sent, refusals } = resultOf<{ sent: number; refusals: string[] }>(outcome)
-    // The first call leaves at once; 2 Mi units of unsent text hold three more of ~512 Ki.
-    expect(sent).toBe(4)
-    expect(calls).toHaveLength(4)
-    expect(refusals).toHaveLength(36)
-    for (const message of refusals) expect(message).toMatch(/unsent tool arguments .* await earlier calls/)
+    // 2 Mi units per turn hold three calls of ~512 Ki, the one sent at once included.
+    expect(sent).toBe(3)
+    expect(calls).toHaveLength(3)
+    expect(refusals).toHaveLength(37)
+    for (const message of refusals) expect(message).toMatch(/characters of tool calls .* await earlier calls/)
   })
 
   it('lets the next turn send again once the program yields', async () => {
@@ -104,6 +104,20 @@ describe('QuickJS red team: argument text held in one turn', () => {
     )
     expect(outcome).toMatchObject({ ok: true, result: 24 })
     expect(calls).toHaveLength(24)
+  })
+})
+
+describe('QuickJS red team: bursts of calls', () => {
+  it('splits a burst of thousands of calls made in one turn into batches, every reply to its call', async () => {
+    const { outcome, calls } = await run(
+      `const replies = await Promise.all(Array.from({ length: 3000 }, (_, i) => tools.echo({ n: i })))
+      return replies.every((r: any, i) => r.n === i) ? replies.length : 'mismatch'`,
+      { echo: (args) => args as never },
+    )
+    expect(outcome).toMatchObject({ ok: true, result: 3000 })
+    expect(calls.map((call) => (call.args as { n: number }).n)).toEqual(
+      Array.from({ length: 3000 }, (_, i) => i),
+    )
   })
 })
 

@@ -53,16 +53,21 @@ let outstanding = 0
 let outbox: string[] = []
 /** Id of the first call in `outbox`. */
 let outboxFirstId = 0
-/** UTF-16 units of argument text in `outbox`. */
-let outboxUnits = 0
+/** UTF-16 units of call text made in the current guest turn (sent or still in `outbox`). */
+let turnUnits = 0
 /**
- * The most argument text one guest turn may hold unsent. The outbox lives on the worker's Node
- * heap, outside the engine's memory cap, and is copied again when joined and posted: a program
- * issuing calls with large arguments in a loop that never yields would otherwise fill that heap
- * (or, posted early, the host's message queue). Past it, a call is refused in the guest at once.
- * A quarter of the engine's cap in UTF-16 units, since the worker holds about three copies.
+ * The most call text one guest turn may make. It lives on the worker's Node heap, outside the
+ * engine's memory cap, and is copied again when joined and posted: a program issuing calls with
+ * large arguments in a loop that never yields would otherwise fill that heap (or the host's
+ * message queue, which only drains as fast as the host reads). Past it, a call is refused in the
+ * guest at once. A quarter of the engine's cap in bytes, as the worker holds about three copies.
  */
-const maxOutboxUnits = Math.max(1 << 20, Math.floor(data.memoryLimitBytes / 8))
+const maxTurnUnits = Math.max(1 << 20, Math.floor(data.memoryLimitBytes / 8))
+/**
+ * Calls per batch: a larger outbox is sent at once, so the host reads a burst of calls as several
+ * messages, each handled in a turn of its own, instead of one that holds its thread for long.
+ */
+const MAX_BATCH_CALLS = 1024
 let guestMs = 0
 let guestSince = 0
 const timers = new Map<number, { handle: NodeJS.Timeout; repeat: boolean }>()
@@ -119,6 +124,7 @@ function enterGuest(action: () => GuestResult): void {
     guestMs += performance.now() - guestSince
     guestSince = 0
     eagerLeft = EAGER_LINES
+    turnUnits = 0
     flushLogs()
     flush()
   }
@@ -172,7 +178,6 @@ function flush(): void {
   if (done || outbox.length === 0) return
   const entries = outbox
   outbox = []
-  outboxUnits = 0
   try {
     sendCalls(callBatchText(entries), outboxFirstId)
   } catch (error) {
@@ -193,6 +198,13 @@ function hostCall(name: string, argsJson: string): number | string {
   if (done) return 'the run has ended'
   const id = nextCallId + 1
   const entry = callBatchEntry(id, name, argsJson)
+  if (turnUnits + entry.length > maxTurnUnits) {
+    return (
+      `arguments for ${name} refused: this turn already made ${turnUnits} characters of tool calls ` +
+      `(at most ${maxTurnUnits} per turn); await earlier calls before making more`
+    )
+  }
+  turnUnits += entry.length
   if (outstanding === 0 && outbox.length === 0) {
     try {
       sendCalls(callBatchText([entry]), id)
@@ -200,15 +212,9 @@ function hostCall(name: string, argsJson: string): number | string {
       return `arguments for ${name} could not be sent: ${engineFailure(error)}`
     }
   } else {
-    if (outboxUnits + entry.length > maxOutboxUnits) {
-      return (
-        `arguments for ${name} refused: this turn already holds ${outboxUnits} characters of unsent ` +
-        `tool arguments (at most ${maxOutboxUnits} per turn); await earlier calls before making more`
-      )
-    }
     if (outbox.length === 0) outboxFirstId = id
     outbox.push(entry)
-    outboxUnits += entry.length
+    if (outbox.length >= MAX_BATCH_CALLS) flush()
   }
   nextCallId = id
   outstanding += 1
