@@ -145,6 +145,28 @@ describe('QuickJS red team: tool results', () => {
   })
 })
 
+describe('QuickJS red team: timers', () => {
+  it('refuses a timer storm at 10,000 pending timers, and frees a slot per cleared or fired timer', async () => {
+    const { outcome } = await run(
+      `const ids: number[] = []
+      let refusal = ''
+      try { for (let i = 0; i < 1e6; i++) ids.push(setTimeout(() => {}, 1e9)) } catch (e: any) { refusal = e.name + ': ' + e.message }
+      const storm = ids.length
+      for (const id of ids.splice(0, 5)) clearTimeout(id)
+      await new Promise((resolve) => setTimeout(resolve, 1))
+      let more = 0
+      try { for (let i = 0; i < 10; i++) { setTimeout(() => {}, 1e9); more++ } } catch {}
+      return { storm, refusal, more }`,
+      {},
+    )
+    expect(resultOf(outcome)).toEqual({
+      storm: 10_000,
+      refusal: 'RangeError: too many pending timers: at most 10000 at once',
+      more: 5,
+    })
+  })
+})
+
 describe('QuickJS red team: calls after the program returned', () => {
   it('never lets a timer or a kept binding reach a tool once the program has returned', async () => {
     const { outcome, calls } = await run(
