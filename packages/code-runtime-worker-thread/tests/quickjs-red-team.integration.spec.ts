@@ -121,6 +121,26 @@ describe('QuickJS red team: bursts of calls', () => {
   })
 })
 
+describe('QuickJS red team: large calls in one turn', () => {
+  it('sends calls whose text passes a batch size as they are made, in order and all answered', async () => {
+    const { outcome, calls } = await run(
+      `const chunk = 'c'.repeat(300 * 1024)
+      const replies = await Promise.all(Array.from({ length: 6 }, (_, i) => tools.size({ text: chunk + i })))
+      return replies`,
+      { size: (args) => (args as { text: string }).text.length },
+    )
+    expect(outcome).toMatchObject({ ok: true, result: Array.from({ length: 6 }, () => 300 * 1024 + 1) })
+    expect(calls.map((call) => (call.args as { text: string }).text.slice(-1))).toEqual([
+      '0',
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+    ])
+  })
+})
+
 describe('QuickJS red team: tool results', () => {
   it('answers a result the program could not hold with an error, strings and objects alike', async () => {
     const huge = 'y'.repeat(5 * 1024 * 1024)

@@ -64,10 +64,14 @@ let turnUnits = 0
  */
 const maxTurnUnits = Math.max(1 << 20, Math.floor(data.memoryLimitBytes / 8))
 /**
- * Calls per batch: a larger outbox is sent at once, so the host reads a burst of calls as several
- * messages, each handled in a turn of its own, instead of one that holds its thread for long.
+ * Calls and call text per batch: an outbox that reaches either is sent at once, so the host
+ * reads a burst of calls as several messages, each parsed and dispatched in a turn of its own,
+ * instead of one that holds its main thread for long.
  */
 const MAX_BATCH_CALLS = 1024
+const MAX_BATCH_UNITS = 1 << 20
+/** UTF-16 units of call text in `outbox`. */
+let outboxUnits = 0
 let guestMs = 0
 let guestSince = 0
 const timers = new Map<number, { handle: NodeJS.Timeout; repeat: boolean }>()
@@ -178,6 +182,7 @@ function flush(): void {
   if (done || outbox.length === 0) return
   const entries = outbox
   outbox = []
+  outboxUnits = 0
   try {
     sendCalls(callBatchText(entries), outboxFirstId)
   } catch (error) {
@@ -214,7 +219,8 @@ function hostCall(name: string, argsJson: string): number | string {
   } else {
     if (outbox.length === 0) outboxFirstId = id
     outbox.push(entry)
-    if (outbox.length >= MAX_BATCH_CALLS) flush()
+    outboxUnits += entry.length
+    if (outbox.length >= MAX_BATCH_CALLS || outboxUnits >= MAX_BATCH_UNITS) flush()
   }
   nextCallId = id
   outstanding += 1
