@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { ReplyBatcher } from '../src/run/reply-batcher'
+import { ReplyStatus } from '../src/protocol/messages'
+import { BATCH_FLUSH_UNITS, ReplyBatcher } from '../src/run/reply-batcher'
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 describe('ReplyBatcher', () => {
   it('sends the last outstanding answer at once', () => {
     const sent: unknown[][] = []
-    const replies = new ReplyBatcher((batch) => sent.push(batch))
+    const replies = new ReplyBatcher((batch) => sent.push(batch), 1 << 20)
     replies.expect()
     replies.value(1, 't', 5)
     expect(sent).toEqual([[1, 0, 5, null]])
@@ -14,7 +15,7 @@ describe('ReplyBatcher', () => {
 
   it('sends held answers together with the last outstanding one', () => {
     const sent: unknown[][] = []
-    const replies = new ReplyBatcher((batch) => sent.push(batch))
+    const replies = new ReplyBatcher((batch) => sent.push(batch), 1 << 20)
     replies.expect()
     replies.expect()
     replies.value(1, 't', 'a')
@@ -25,7 +26,7 @@ describe('ReplyBatcher', () => {
 
   it('holds answers while other calls are outstanding, then sends them as one message', async () => {
     const sent: unknown[][] = []
-    const replies = new ReplyBatcher((batch) => sent.push(batch))
+    const replies = new ReplyBatcher((batch) => sent.push(batch), 1 << 20)
     for (let i = 0; i < 3; i++) replies.expect()
     replies.value(1, 't', 'a')
     await Promise.resolve()
@@ -38,5 +39,33 @@ describe('ReplyBatcher', () => {
     await Promise.resolve()
     expect(sent).toHaveLength(2)
     expect(sent[1]).toEqual([3, 2, 't', 'denied'])
+  })
+
+  it('sends a batch at once when its strings reach BATCH_FLUSH_UNITS, however many calls are outstanding', () => {
+    const sent: unknown[][] = []
+    const replies = new ReplyBatcher((batch) => sent.push(batch), 1 << 22)
+    for (let i = 0; i < 10; i++) replies.expect()
+    const half = 'x'.repeat(BATCH_FLUSH_UNITS / 2)
+    for (let id = 1; id <= 6; id++) replies.value(id, 't', id % 2 === 0 ? half : { half })
+    // Strings and JSON text alike count: every second reply fills a batch.
+    expect(sent.map((batch) => batch.length / 4)).toEqual([2, 2, 2])
+  })
+
+  it('answers a result longer than maxReplyUnits with an error, as string or as JSON text', () => {
+    const sent: unknown[][] = []
+    const replies = new ReplyBatcher((batch) => sent.push(batch), 10)
+    replies.expect()
+    replies.expect()
+    replies.expect()
+    replies.value(1, 't', 'x'.repeat(11))
+    replies.value(2, 't', { s: 'xxxx' })
+    replies.value(3, 't', 'x'.repeat(10))
+    expect(sent).toHaveLength(1)
+    const batch = sent[0] as unknown[]
+    expect(batch.slice(0, 3)).toEqual([1, ReplyStatus.ERROR, 't'])
+    expect(batch[3]).toMatch(/too large for the program: 11 characters, at most 10/)
+    expect(batch.slice(4, 7)).toEqual([2, ReplyStatus.ERROR, 't'])
+    expect(batch[7]).toMatch(/12 characters/)
+    expect(batch.slice(8)).toEqual([3, ReplyStatus.PRIMITIVE, 'x'.repeat(10), null])
   })
 })

@@ -5,8 +5,16 @@
  * the end of the event-loop turn (`setImmediate`), so calls that settle in one long chain of
  * microtasks — the bridge's pool starting call after call — travel as one message instead of
  * one per pool slot. Each message wakes the worker thread, which competes for the CPU.
+ *
+ * Large results are the exception: a batch that has reached {@link BATCH_FLUSH_UNITS} goes at
+ * once, so a flood of big results reaches the worker as many messages it reads one at a time,
+ * never as one huge message; and a single result larger than the program's memory could hold
+ * is answered with an error instead of being sent (it could only run the worker out of memory).
  */
 import { ReplyStatus } from '../protocol/messages'
+
+/** String units of replies (text and strings) after which a batch is sent without waiting. */
+export const BATCH_FLUSH_UNITS = 1 << 20
 
 /** Batches `[id, status, a, b]` reply quadruples; only primitives ever enter a batch. */
 export class ReplyBatcher {
@@ -16,14 +24,22 @@ export class ReplyBatcher {
     const batch = this.#batch
     if (batch.length === 0) return
     this.#batch = []
+    this.#batchUnits = 0
     this.#send(batch)
   }
+  readonly #maxReplyUnits: number
   #batch: unknown[] = []
+  #batchUnits = 0
   #outstanding = 0
   #immediateQueued = false
 
-  constructor(send: (batch: unknown[]) => void) {
+  /**
+   * `send` delivers a batch to the worker; `maxReplyUnits` is the longest result (string
+   * length, or JSON text length for objects) the program may receive.
+   */
+  constructor(send: (batch: unknown[]) => void, maxReplyUnits: number) {
     this.#send = send
+    this.#maxReplyUnits = maxReplyUnits
   }
 
   /** Count a call forwarded to the host; each must later be answered with `value` or `error`. */
@@ -39,6 +55,9 @@ export class ReplyBatcher {
     }
     switch (typeof value) {
       case 'string':
+        if (this.#tooLarge(id, toolName, value)) return
+        this.#push(id, ReplyStatus.PRIMITIVE, value, null)
+        return
       case 'boolean':
         this.#push(id, ReplyStatus.PRIMITIVE, value, null)
         return
@@ -56,6 +75,7 @@ export class ReplyBatcher {
           text = undefined
         }
         if (typeof text === 'string') {
+          if (this.#tooLarge(id, toolName, text)) return
           this.#push(id, ReplyStatus.JSON_TEXT, text, null)
           return
         }
@@ -79,10 +99,25 @@ export class ReplyBatcher {
     this.#push(id, ReplyStatus.ERROR, name, message)
   }
 
+  /** Answer with an error instead when `text` is longer than the program may receive. */
+  #tooLarge(id: number, toolName: string, text: string): boolean {
+    if (text.length <= this.#maxReplyUnits) return false
+    this.#push(
+      id,
+      ReplyStatus.ERROR,
+      toolName,
+      `the result of ${toolName} is too large for the program: ${text.length} characters, ` +
+        `at most ${this.#maxReplyUnits} (a quarter of maxOldGenerationSizeMb)`,
+    )
+    return true
+  }
+
   #push(id: number, status: number, a: unknown, b: unknown): void {
     this.#batch.push(id, status, a, b)
+    if (typeof a === 'string') this.#batchUnits += a.length
+    if (typeof b === 'string') this.#batchUnits += b.length
     if (this.#outstanding > 0) this.#outstanding -= 1
-    if (this.#outstanding === 0) {
+    if (this.#outstanding === 0 || this.#batchUnits >= BATCH_FLUSH_UNITS) {
       this.#flush()
     } else if (!this.#immediateQueued) {
       this.#immediateQueued = true

@@ -37,6 +37,14 @@ const failureKindByStatus: Record<number, CodeRunFailureKind> = {
 }
 
 /**
+ * The longest result a program may receive, in string units: a quarter of its memory cap, as
+ * the worker holds a reply as a message, as text and as the parsed value at once.
+ */
+function maxReplyUnits(config: ResolvedWorkerThreadRuntimeConfig): number {
+  return Math.floor((config.maxOldGenerationSizeMb * 1024 * 1024) / 4)
+}
+
+/**
  * Run a program on `handle` (already booted). Resolves once the outcome is known and no program
  * code can run any more (see `settle`); never rejects. The caller tracks `handle.exited`.
  */
@@ -62,7 +70,7 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     const delivery = replySlot === undefined ? 'refused' : replySlot.offer(batch)
     if (delivery === 'refused') worker.postMessage({ k: 'res', r: batch })
     else if (delivery === 'needs-wake') worker.postMessage({ k: 'wake' })
-  })
+  }, maxReplyUnits(config))
 
   /**
    * End the run. `exiting` is true only on the worker's completion message: the bootstrap posts

@@ -53,6 +53,25 @@ let outstanding = 0
 let outbox: string[] = []
 /** Id of the first call in `outbox`. */
 let outboxFirstId = 0
+/** UTF-16 units of call text made in the current guest turn (sent or still in `outbox`). */
+let turnUnits = 0
+/**
+ * The most call text one guest turn may make. It lives on the worker's Node heap, outside the
+ * engine's memory cap, and is copied again when joined and posted: a program issuing calls with
+ * large arguments in a loop that never yields would otherwise fill that heap (or the host's
+ * message queue, which only drains as fast as the host reads). Past it, a call is refused in the
+ * guest at once. A quarter of the engine's cap in bytes, as the worker holds about three copies.
+ */
+const maxTurnUnits = Math.max(1 << 20, Math.floor(data.memoryLimitBytes / 8))
+/**
+ * Calls and call text per batch: an outbox that reaches either is sent at once, so the host
+ * reads a burst of calls as several messages, each parsed and dispatched in a turn of its own,
+ * instead of one that holds its main thread for long.
+ */
+const MAX_BATCH_CALLS = 1024
+const MAX_BATCH_UNITS = 1 << 20
+/** UTF-16 units of call text in `outbox`. */
+let outboxUnits = 0
 let guestMs = 0
 let guestSince = 0
 const timers = new Map<number, { handle: NodeJS.Timeout; repeat: boolean }>()
@@ -109,6 +128,7 @@ function enterGuest(action: () => GuestResult): void {
     guestMs += performance.now() - guestSince
     guestSince = 0
     eagerLeft = EAGER_LINES
+    turnUnits = 0
     flushLogs()
     flush()
   }
@@ -162,6 +182,7 @@ function flush(): void {
   if (done || outbox.length === 0) return
   const entries = outbox
   outbox = []
+  outboxUnits = 0
   try {
     sendCalls(callBatchText(entries), outboxFirstId)
   } catch (error) {
@@ -182,6 +203,13 @@ function hostCall(name: string, argsJson: string): number | string {
   if (done) return 'the run has ended'
   const id = nextCallId + 1
   const entry = callBatchEntry(id, name, argsJson)
+  if (turnUnits + entry.length > maxTurnUnits) {
+    return (
+      `arguments for ${name} refused: this turn already made ${turnUnits} characters of tool calls ` +
+      `(at most ${maxTurnUnits} per turn); await earlier calls before making more`
+    )
+  }
+  turnUnits += entry.length
   if (outstanding === 0 && outbox.length === 0) {
     try {
       sendCalls(callBatchText([entry]), id)
@@ -191,6 +219,8 @@ function hostCall(name: string, argsJson: string): number | string {
   } else {
     if (outbox.length === 0) outboxFirstId = id
     outbox.push(entry)
+    outboxUnits += entry.length
+    if (outbox.length >= MAX_BATCH_CALLS || outboxUnits >= MAX_BATCH_UNITS) flush()
   }
   nextCallId = id
   outstanding += 1

@@ -25,6 +25,7 @@ export const intrinsics = {
   promiseReject: Promise.reject,
   Error,
   TypeError,
+  RangeError,
   Set,
   setHas: SetProto.has,
   setAdd: SetProto.add,

@@ -46,6 +46,12 @@ interface Timer {
 
 const G = globalThis as unknown as Record<string, unknown>
 
+/**
+ * Timers a program may have pending at once. Each one is a Node timer in the worker, on its heap
+ * and outside the engine's memory cap; no program needs more.
+ */
+export const MAX_PENDING_TIMERS = 10_000
+
 function defineGlobal(name: string, value: unknown): void {
   I.defineProperty(G, name, descriptor(value, false, false))
 }
@@ -87,10 +93,15 @@ export function createKernel(host: GuestHost): GuestKernel {
 
   const timers: Record<number, Timer> = I.create(null)
   let nextTimer = 0
+  let pendingTimers = 0
   const schedule = (callback: unknown, delay: unknown, rest: unknown[], repeat: boolean): number => {
     if (typeof callback !== 'function') {
       throw new I.TypeError('The "callback" argument must be of type function')
     }
+    if (pendingTimers >= MAX_PENDING_TIMERS) {
+      throw new I.RangeError('too many pending timers: at most ' + MAX_PENDING_TIMERS + ' at once')
+    }
+    pendingTimers++
     let ms = +(delay as number)
     if (!(ms >= 1) || ms > 2147483647) ms = 1
     const id = ++nextTimer
@@ -101,6 +112,7 @@ export function createKernel(host: GuestHost): GuestKernel {
   const cancel = (id: unknown): void => {
     if (typeof id !== 'number' || timers[id] === undefined) return
     delete timers[id]
+    pendingTimers--
     host.clearTimer(id)
   }
   defineGlobal('setTimeout', function setTimeout(callback: unknown, delay: unknown, ...rest: unknown[]) {
@@ -196,7 +208,10 @@ export function createKernel(host: GuestHost): GuestKernel {
     fire(id: number): void {
       const timer = timers[id]
       if (timer === undefined || finished) return
-      if (!timer.repeat) delete timers[id]
+      if (!timer.repeat) {
+        delete timers[id]
+        pendingTimers--
+      }
       try {
         I.apply(timer.callback, undefined, timer.rest)
       } catch (error) {
