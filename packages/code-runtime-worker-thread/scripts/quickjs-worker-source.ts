@@ -24,6 +24,8 @@ async function bundle(entry: string, options: Parameters<typeof build>[0]): Prom
     // the output is the same whether `pnpm generate` or the root test run builds it.
     absWorkingDir: here('..'),
     bundle: true,
+    // Workspace packages (the runtime kit's wire constants) bundle from their sources.
+    conditions: ['@dsh/source'],
     write: false,
     legalComments: 'none',
     charset: 'utf8',

@@ -6,6 +6,7 @@
  * microtasks — the bridge's pool starting call after call — travel as one message instead of
  * one per pool slot. Each message wakes the worker thread, which competes for the CPU.
  */
+import { callFailureOf, encodeCallValue, nonJsonValueMessage } from '@dsh/tools-codemode/runtime-kit'
 import { ReplyStatus } from '../protocol/messages'
 
 /** Batches `[id, status, a, b]` reply quadruples; only primitives ever enter a batch. */
@@ -49,34 +50,21 @@ export class ReplyBatcher {
         }
         break
       case 'object': {
-        let text: string | undefined
-        try {
-          text = JSON.stringify(value)
-        } catch {
-          text = undefined
-        }
-        if (typeof text === 'string') {
+        const text = encodeCallValue(value)
+        if (text !== undefined) {
           this.#push(id, ReplyStatus.JSON_TEXT, text, null)
           return
         }
         break
       }
     }
-    this.#push(id, ReplyStatus.ERROR, toolName, `${toolName} returned a value that is not JSON`)
+    this.#push(id, ReplyStatus.ERROR, toolName, nonJsonValueMessage(toolName))
   }
 
   /** Queue a failed call, forwarding only the error's `toolName` and `message`. */
   error(id: number, toolName: string, error: unknown): void {
-    let name = toolName
-    let message = 'tool call failed'
-    try {
-      const record = error as { toolName?: unknown; message?: unknown } | null
-      if (typeof record?.toolName === 'string') name = record.toolName
-      message = typeof record?.message === 'string' ? record.message : String(error)
-    } catch {
-      // Keep the defaults for an error that cannot be read.
-    }
-    this.#push(id, ReplyStatus.ERROR, name, message)
+    const failure = callFailureOf(error, toolName)
+    this.#push(id, ReplyStatus.ERROR, failure.toolName, failure.message)
   }
 
   #push(id: number, status: number, a: unknown, b: unknown): void {
