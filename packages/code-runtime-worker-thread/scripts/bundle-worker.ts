@@ -17,6 +17,8 @@ export async function bundleWorker(entry: string, options: BuildOptions): Promis
     // the output is the same whether `pnpm generate` or the root test run builds it.
     absWorkingDir: here('..'),
     bundle: true,
+    // Workspace packages (the runtime kit's wire constants) bundle from their sources.
+    conditions: ['@dsh/source'],
     write: false,
     legalComments: 'none',
     charset: 'utf8',

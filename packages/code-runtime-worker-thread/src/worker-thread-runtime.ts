@@ -4,9 +4,14 @@
  * can no longer run. The slot is held until the worker has exited.
  */
 import type { CodeRunHost, CodeRunOutcome, CodeRunRequest, CodeRuntime } from '@dsh/tools-codemode'
+import {
+  failedOutcome,
+  RUN_ABORTED_MESSAGE,
+  RUNTIME_DISPOSED_MESSAGE,
+  raceAbort,
+} from '@dsh/tools-codemode/runtime-kit'
 import { checkProgram } from './check-program'
 import { resolveWorkerThreadRuntimeConfig } from './config'
-import type { BootResult } from './pool/worker-handle'
 import { WorkerPool } from './pool/worker-pool'
 import { runSession } from './run/run-session'
 import { TypeStripper } from './strip/type-stripper'
@@ -99,34 +104,33 @@ export class WorkerThreadRuntime implements CodeRuntime {
   }
 
   async #run(request: CodeRunRequest, host: CodeRunHost): Promise<CodeRunOutcome> {
-    const failure = (kind: 'abort' | 'exception' | 'worker-exit', message: string): CodeRunOutcome => ({
-      ok: false,
-      kind,
-      message,
-      logs: [],
-    })
-    if (this.disposed) return failure('abort', 'the code runtime was disposed')
-    if (host.signal.aborted) return failure('abort', 'the run was aborted')
+    if (this.disposed) return failedOutcome('abort', RUNTIME_DISPOSED_MESSAGE)
+    if (host.signal.aborted) return failedOutcome('abort', RUN_ABORTED_MESSAGE)
     const stripped = await this.#stripper.strip(request.code)
-    if (this.disposed) return failure('abort', 'the code runtime was disposed')
-    if (host.signal.aborted) return failure('abort', 'the run was aborted')
-    if (!stripped.ok) return failure('exception', stripped.message)
+    if (this.disposed) return failedOutcome('abort', RUNTIME_DISPOSED_MESSAGE)
+    if (host.signal.aborted) return failedOutcome('abort', RUN_ABORTED_MESSAGE)
+    if (!stripped.ok) return failedOutcome('exception', stripped.message)
     const refusal = checkProgram(stripped.source)
-    if (refusal !== undefined) return failure('exception', refusal)
+    if (refusal !== undefined) return failedOutcome('exception', refusal)
     const taken = await this.#pool.take(host.signal)
     if (!taken.ok) {
-      if (taken.reason === 'queue-full') return failure('abort', this.#queueFullMessage())
-      return failure('abort', this.disposed ? 'the code runtime was disposed' : 'the run was aborted')
+      if (taken.reason === 'queue-full') return failedOutcome('abort', this.#queueFullMessage())
+      return failedOutcome('abort', this.disposed ? RUNTIME_DISPOSED_MESSAGE : RUN_ABORTED_MESSAGE)
     }
     const handle = taken.handle
     try {
-      const booted = await bootOrAbort(handle.booted, host.signal, this.#shutdown.signal)
+      const booted = await raceAbort(
+        handle.booted,
+        { ok: false, message: 'aborted while the worker was booting' },
+        host.signal,
+        this.#shutdown.signal,
+      )
       if (!booted.ok) {
         await handle.worker.terminate().catch(() => {})
         await handle.exited
-        if (this.disposed) return failure('abort', 'the code runtime was disposed')
-        if (host.signal.aborted) return failure('abort', 'the run was aborted')
-        return failure('worker-exit', booted.message)
+        if (this.disposed) return failedOutcome('abort', RUNTIME_DISPOSED_MESSAGE)
+        if (host.signal.aborted) return failedOutcome('abort', RUN_ABORTED_MESSAGE)
+        return failedOutcome('worker-exit', booted.message)
       }
       return await runSession(handle, {
         source: stripped.source,
@@ -145,20 +149,6 @@ export class WorkerThreadRuntime implements CodeRuntime {
     const { maxConcurrentRuns, maxQueuedRuns } = this.config
     return `the run queue is full: ${maxConcurrentRuns} workers (maxConcurrentRuns) are busy and ${maxQueuedRuns} runs (maxQueuedRuns) already wait`
   }
-}
-
-function bootOrAbort(booted: Promise<BootResult>, ...signals: AbortSignal[]): Promise<BootResult> {
-  const aborted: BootResult = { ok: false, message: 'aborted while the worker was booting' }
-  if (signals.some((signal) => signal.aborted)) return Promise.resolve(aborted)
-  return new Promise((resolve) => {
-    const done = (result: BootResult) => {
-      for (const signal of signals) signal.removeEventListener('abort', onAbort)
-      resolve(result)
-    }
-    const onAbort = () => done(aborted)
-    for (const signal of signals) signal.addEventListener('abort', onAbort, { once: true })
-    void booted.then(done)
-  })
 }
 
 /** Create a {@link WorkerThreadRuntime} without cordis (tests, benchmarks, other hosts). */

@@ -1,7 +1,8 @@
+import type { CallCursor } from '@dsh/tools-codemode/runtime-kit'
 import { describe, expect, it } from 'vitest'
-import { type MessageCursor, parseWorkerMessage } from '../src/protocol/parse-worker-message'
+import { parseWorkerMessage } from '../src/protocol/parse-worker-message'
 
-const cursor = (names: string[] = ['read', 'constructor']): MessageCursor => ({
+const cursor = (names: string[] = ['read', 'constructor']): CallCursor => ({
   nextCallId: 1,
   allowed: new Set(names),
 })

@@ -2,7 +2,8 @@
  * One spawned worker and its lifetime promises. A handle is used for at most one run.
  */
 import { Worker, type WorkerOptions } from 'node:worker_threads'
-import { type LoopUtilization, ProcessWorker } from '../process/process-worker'
+import type { LoopUtilization } from '@dsh/tools-codemode/runtime-kit'
+import { ProcessWorker } from '../process/process-worker'
 import { createCallSlot } from '../protocol/call-slot'
 import { createReplySlot } from '../protocol/reply-slot'
 import type { CodeEngine } from '../types'

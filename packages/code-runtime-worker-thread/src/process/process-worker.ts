@@ -8,14 +8,8 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { EventEmitter } from 'node:events'
 import { deserialize } from 'node:v8'
+import type { LoopUtilization } from '@dsh/tools-codemode/runtime-kit'
 import { RELAY_SOURCE } from './generated/relay-source'
-
-/** Event-loop utilisation as `Worker.performance.eventLoopUtilization` reports it. */
-export interface LoopUtilization {
-  readonly idle: number
-  readonly active: number
-  readonly utilization: number
-}
 
 /** Memory a run process may use besides the worker's heap cap (Node itself, the relay, buffers). */
 export const PROCESS_MEMORY_OVERHEAD_MB = 256

@@ -15,17 +15,7 @@
  * same batch through its reply slot (`reply-slot.ts`), followed by `{ k: 'wake' }` when the
  * worker was not blocked on the slot.
  */
-
-/** How a run ended, as the worker reports it. */
-export const DoneStatus = {
-  OK: 0,
-  EXCEPTION: 1,
-  INVALID_OUTPUT: 2,
-  OUTPUT_LIMIT: 3,
-} as const
-
-/** One of the {@link DoneStatus} values. */
-export type DoneStatus = (typeof DoneStatus)[keyof typeof DoneStatus]
+import type { DoneStatus } from '@dsh/tools-codemode/runtime-kit'
 
 /** How a binding call settled: `a` is a primitive value, JSON text, or (for errors) the tool name with `b` the message. */
 export const ReplyStatus = {

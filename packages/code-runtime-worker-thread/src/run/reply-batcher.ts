@@ -11,6 +11,7 @@
  * never as one huge message; and a single result larger than the program's memory could hold
  * is answered with an error instead of being sent (it could only run the worker out of memory).
  */
+import { callFailureOf, encodeCallValue, nonJsonValueMessage } from '@dsh/tools-codemode/runtime-kit'
 import { ReplyStatus } from '../protocol/messages'
 
 /** String units of replies (text and strings) after which a batch is sent without waiting. */
@@ -68,13 +69,8 @@ export class ReplyBatcher {
         }
         break
       case 'object': {
-        let text: string | undefined
-        try {
-          text = JSON.stringify(value)
-        } catch {
-          text = undefined
-        }
-        if (typeof text === 'string') {
+        const text = encodeCallValue(value)
+        if (text !== undefined) {
           if (this.#tooLarge(id, toolName, text)) return
           this.#push(id, ReplyStatus.JSON_TEXT, text, null)
           return
@@ -82,21 +78,13 @@ export class ReplyBatcher {
         break
       }
     }
-    this.#push(id, ReplyStatus.ERROR, toolName, `${toolName} returned a value that is not JSON`)
+    this.#push(id, ReplyStatus.ERROR, toolName, nonJsonValueMessage(toolName))
   }
 
   /** Queue a failed call, forwarding only the error's `toolName` and `message`. */
   error(id: number, toolName: string, error: unknown): void {
-    let name = toolName
-    let message = 'tool call failed'
-    try {
-      const record = error as { toolName?: unknown; message?: unknown } | null
-      if (typeof record?.toolName === 'string') name = record.toolName
-      message = typeof record?.message === 'string' ? record.message : String(error)
-    } catch {
-      // Keep the defaults for an error that cannot be read.
-    }
-    this.#push(id, ReplyStatus.ERROR, name, message)
+    const failure = callFailureOf(error, toolName)
+    this.#push(id, ReplyStatus.ERROR, failure.toolName, failure.message)
   }
 
   /** Answer with an error instead when `text` is longer than the program may receive. */

@@ -5,18 +5,23 @@
  * host kills the worker, after its `exit` event.
  */
 import type { CodeRunFailureKind, CodeRunHost, CodeRunOutcome } from '@dsh/tools-codemode'
+import {
+  completionOutcome,
+  createCallCursor,
+  type DoneStatus,
+  failedOutcome,
+  OutputMeter,
+  RUN_ABORTED_MESSAGE,
+  RUNTIME_DISPOSED_MESSAGE,
+  startBudgetWatchdog,
+  utf8LineWithBreakCost,
+} from '@dsh/tools-codemode/runtime-kit'
 import { describeWorkerError, type WorkerHandle } from '../pool/worker-handle'
 import { type CallSlotBatch, CallSlotReader } from '../protocol/call-slot'
-import { DoneStatus, type RunMessage, type WorkerCall } from '../protocol/messages'
-import {
-  type MessageCursor,
-  type ParsedWorkerMessage,
-  parseCallText,
-  parseWorkerMessage,
-} from '../protocol/parse-worker-message'
+import type { RunMessage, WorkerCall } from '../protocol/messages'
+import { type ParsedWorkerMessage, parseCallText, parseWorkerMessage } from '../protocol/parse-worker-message'
 import { ReplySlotWriter } from '../protocol/reply-slot'
 import type { JsonValue, ResolvedWorkerThreadRuntimeConfig } from '../types'
-import { startBudgetWatchdog } from './budget-watchdog'
 import { ReplyBatcher } from './reply-batcher'
 
 /** What one run needs besides its worker. */
@@ -28,12 +33,6 @@ export interface RunSessionInput {
   readonly config: ResolvedWorkerThreadRuntimeConfig
   /** Aborted when the runtime is disposed: the run ends as `abort`. */
   readonly shutdown: AbortSignal
-}
-
-const failureKindByStatus: Record<number, CodeRunFailureKind> = {
-  [DoneStatus.EXCEPTION]: 'exception',
-  [DoneStatus.INVALID_OUTPUT]: 'invalid-output',
-  [DoneStatus.OUTPUT_LIMIT]: 'output-limit',
 }
 
 /**
@@ -52,9 +51,9 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
   const { worker } = handle
   const { host, config } = input
   const logs: string[] = []
-  const cursor: MessageCursor = { nextCallId: 1, allowed: new Set(input.toolNames) }
-  let outputBytes = 0
-  let lineCount = 0
+  const cursor = createCallCursor(input.toolNames)
+  // Every line costs its size plus its line break, so a flood of empty lines is bounded too.
+  const meter = new OutputMeter(config, utf8LineWithBreakCost)
   let settled = false
   let lastError: unknown
   let stopBudget = (): void => {}
@@ -95,25 +94,16 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     else void handle.exited.then(() => resolveOutcome(result))
   }
   const fail = (kind: CodeRunFailureKind, message: string, exiting = false): void =>
-    settle({ ok: false, kind, message, logs }, exiting)
-  const overLimit = (extra: number): boolean => outputBytes + extra > config.maxOutputBytes
-  const limitMessage = (what: string) => `${what} exceeded maxOutputBytes (${config.maxOutputBytes} bytes)`
+    settle(failedOutcome(kind, message, logs), exiting)
 
   /** Account and forward lines; the run fails on the first line past `maxOutputBytes`. */
   const onLogs = (lines: readonly string[]): void => {
     for (const line of lines) {
-      if (lineCount >= config.maxLogLines) {
-        fail('output-limit', `output exceeded maxLogLines (${config.maxLogLines} lines)`)
+      const over = meter.admitLine(line)
+      if (over !== undefined) {
+        fail('output-limit', over)
         return
       }
-      // Every line costs its size plus its line break, so a flood of empty lines is bounded too.
-      const size = Buffer.byteLength(line, 'utf8') + 1
-      if (overLimit(size)) {
-        fail('output-limit', limitMessage('output'))
-        return
-      }
-      lineCount += 1
-      outputBytes += size
       logs.push(line)
       try {
         host.onLog?.(line)
@@ -143,29 +133,8 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
 
   // The worker exits in the same turn it posts its completion (see settle), so every outcome
   // decided here settles without waiting for the thread's teardown.
-  const onDone = (status: DoneStatus, payload: string | undefined): void => {
-    const size = payload === undefined ? 0 : Buffer.byteLength(payload, 'utf8')
-    if (overLimit(size)) {
-      fail('output-limit', limitMessage(status === DoneStatus.OK ? 'result' : 'failure message'), true)
-      return
-    }
-    if (status !== DoneStatus.OK) {
-      fail(failureKindByStatus[status] ?? 'exception', payload ?? 'the run failed', true)
-      return
-    }
-    if (payload === undefined) {
-      settle({ ok: true, logs }, true)
-      return
-    }
-    let result: JsonValue
-    try {
-      result = JSON.parse(payload) as JsonValue
-    } catch {
-      fail('invalid-output', 'the result is not valid JSON text', true)
-      return
-    }
-    settle({ ok: true, logs, result }, true)
-  }
+  const onDone = (status: DoneStatus, payload: string | undefined): void =>
+    settle(completionOutcome(status, payload, logs, meter), true)
 
   /** Dispatch a batch of calls, then tell the call slot's writer how far the host has accepted. */
   const onCalls = (calls: readonly WorkerCall[]): void => {
@@ -252,14 +221,14 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     )
   }
   function onAbort(): void {
-    fail('abort', 'the run was aborted')
+    fail('abort', RUN_ABORTED_MESSAGE)
   }
   function onShutdown(): void {
-    fail('abort', 'the code runtime was disposed')
+    fail('abort', RUNTIME_DISPOSED_MESSAGE)
   }
 
   if (host.signal.aborted || input.shutdown.aborted) {
-    fail('abort', host.signal.aborted ? 'the run was aborted' : 'the code runtime was disposed')
+    fail('abort', host.signal.aborted ? RUN_ABORTED_MESSAGE : RUNTIME_DISPOSED_MESSAGE)
     return outcome
   }
   if (handle.hasExited()) {

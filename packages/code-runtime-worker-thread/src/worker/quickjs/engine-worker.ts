@@ -10,10 +10,10 @@
  * ends the run as `timeout`). The engine itself is set up by `start-engine.ts`.
  */
 import { parentPort, workerData } from 'node:worker_threads'
+import { DoneStatus } from '@dsh/tools-codemode/runtime-kit'
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core'
 import { callBatchEntry, callBatchText } from '../../protocol/call-batch'
 import { CallSlotWriter } from '../../protocol/call-slot'
-import { DoneStatus } from '../../protocol/messages'
 import { ReplySlotReader } from '../../protocol/reply-slot'
 import type { EngineWorkerData } from './engine-worker-data'
 import { type KernelHandles, startEngine, warmUp } from './start-engine'
