@@ -14,6 +14,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import type { McpTransportConfig } from '../config'
 import { McpServerError } from '../errors'
+import { deliverResponsesAfterNotifications } from './responses-after-notifications'
 
 /** How much of a child's stderr a failure message quotes. */
 export const STDERR_TAIL_CHARS = 2048
@@ -175,6 +176,7 @@ export class ServerConnection {
       await client.close().catch(() => undefined)
       throw this.#error(`could not connect to MCP server "${this.server}": ${messageOf(error)}`, error)
     }
+    deliverResponsesAfterNotifications(transport)
     const session: Session = { client, transport }
     client.onclose = () => {
       // The server went away on its own (crash, exit, HTTP session end): reconnect on next use.
