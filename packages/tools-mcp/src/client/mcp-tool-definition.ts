@@ -172,6 +172,13 @@ function callServer(call: ServerCall, args: JsonValue, exec: ToolRunContext): Pr
 export function buildMcpToolDefinition(tool: Tool, binding: McpToolBinding): McpToolBuild {
   const notes: string[] = []
   const dropped: string[] = []
+  // A plain tools/call to such a tool always fails (-32601): registering it would only offer the model a dead tool.
+  if (tool.execution?.taskSupport === 'required') {
+    return {
+      refused:
+        'it requires task-augmented execution (execution.taskSupport "required", MCP tasks), which this client does not use',
+    }
+  }
   const parameters = checkedSchema(tool.inputSchema, true, dropped, 'inputSchema')
   if (typeof parameters === 'string') return { refused: `inputSchema refused: ${parameters}` }
   let outputSchema = CONTENT_BLOCKS_SCHEMA
