@@ -46,38 +46,21 @@ function toContext(value: unknown): AdditionalContext {
   return Object.freeze({ source: context.source, text: context.text, meta: snapshotJson(context.meta) })
 }
 
-/**
- * A body's run context plus the switch that ends it: `close()` turns `progress` into a no-op
- * and detaches the body's signal from the signals it follows.
- */
+/** A body's run context plus the switch that turns its `progress` into a no-op once it settled. */
 interface RunContext {
   readonly context: ToolRunContext
   close(): void
 }
 
-/**
- * Every body gets its own signal, linked to the caller's and `current` (the one the last
- * wrapper passed on): listeners a body adds (and forgets) die with it instead of piling up on a
- * signal many calls share. The link is made on the first read of `ctx.signal`, so a body that
- * never looks at it pays nothing for it; one read after the body settled gets a link that is
- * already detached (it is aborted only if a source already was).
- */
-function runContext(call: ToolCall, current: AbortSignal): RunContext {
+function runContext(call: ToolCall, signal: AbortSignal): RunContext {
   const { execution, deferred } = call
   let live = true
-  let linked: LinkedSignal | undefined
   const context = {
     token: execution.token,
     callId: execution.callId,
     name: execution.name,
     arguments: execution.arguments,
-    get signal(): AbortSignal {
-      if (linked === undefined) {
-        linked = linkSignals(call.callerSignal, current)
-        if (!live) linked.dispose()
-      }
-      return linked.signal
-    },
+    signal,
     deferContext(value: AdditionalContext): void {
       deferred.push(toContext(value))
     },
@@ -93,7 +76,6 @@ function runContext(call: ToolCall, current: AbortSignal): RunContext {
     context: Object.freeze(context),
     close: () => {
       live = false
-      linked?.dispose()
     },
   }
 }
@@ -123,9 +105,11 @@ export function aborted(): ToolExecutionResult {
 function endBody(
   call: ToolCall,
   run: RunContext,
+  signal: LinkedSignal,
   settled: { readonly value: unknown } | { readonly error: unknown },
 ): ToolExecutionResult | Promise<ToolExecutionResult> {
   run.close()
+  signal.dispose()
   if ('value' in settled) {
     const normalized = normalizeOutput(call.tool!, call.execution, settled.value)
     if (normalized instanceof Promise) return normalized.then((result) => bodyResult(call, result))
@@ -146,6 +130,7 @@ async function awaitBody(
   call: ToolCall,
   promise: Promise<unknown>,
   run: RunContext,
+  signal: LinkedSignal,
 ): Promise<ToolExecutionResult> {
   const pending = (call.pending ??= new Set())
   pending.add(promise)
@@ -157,7 +142,7 @@ async function awaitBody(
   }
   pending.delete(promise)
   call.onBodySettled?.()
-  return endBody(call, run, settled)
+  return endBody(call, run, signal, settled)
 }
 
 /** A `TOOL_FAILED` result of this dispatch that runs no body (a refused `next()`). */
@@ -183,7 +168,10 @@ export function runBody(
     )
   }
   const tool = call.tool!
-  const run = runContext(call, current)
+  // Every body gets its own signal, linked to the caller's and the current one: listeners a
+  // body adds (and forgets) die with it instead of piling up on a signal many calls share.
+  const signal = linkSignals(call.callerSignal, current)
+  const run = runContext(call, signal.signal)
   call.bodyStarted = true
   notifyStage(call, Stage.BODY_START)
   let value: unknown
@@ -193,9 +181,9 @@ export function runBody(
       run.context,
     )
   } catch (error) {
-    return endBody(call, run, { error })
+    return endBody(call, run, signal, { error })
   }
   if (typeof (value as PromiseLike<unknown> | null)?.then === 'function')
-    return awaitBody(call, Promise.resolve(value), run)
-  return endBody(call, run, { value })
+    return awaitBody(call, Promise.resolve(value), run, signal)
+  return endBody(call, run, signal, { value })
 }
