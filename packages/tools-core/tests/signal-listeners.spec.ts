@@ -92,3 +92,67 @@ describe('signal listeners', () => {
     expect(listeners(controller.signal)).toBe(0)
   })
 })
+
+describe('the per-body signal is linked on first read', () => {
+  it('a body that never reads ctx.signal attaches nothing to the caller signal, even while it runs', async () => {
+    const ctx = await createRuntime()
+    const controller = new AbortController()
+    let during = -1
+    ctx.tools.register(
+      echoTool('quiet', {
+        execute: async () => {
+          during = listeners(controller.signal)
+          await new Promise((r) => setTimeout(r, 1))
+          return 'ok'
+        },
+      }),
+    )
+    const result = await ctx.tools.execute(call('quiet', {}, { signal: controller.signal }))
+    expect(result.isError).toBe(false)
+    expect(during).toBe(0)
+  })
+
+  it('reads of ctx.signal inside one body return the same signal, and it follows the caller', async () => {
+    const ctx = await createRuntime()
+    const controller = new AbortController()
+    const seen: AbortSignal[] = []
+    ctx.tools.register(
+      echoTool('twice', {
+        execute: (_args, exec) =>
+          new Promise<string>((_resolve, reject) => {
+            seen.push(exec.signal, exec.signal)
+            exec.signal.addEventListener('abort', () => reject(exec.signal.reason))
+            queueMicrotask(() => controller.abort(new Error('stop')))
+          }),
+      }),
+    )
+    const result = await ctx.tools.execute(call('twice', {}, { signal: controller.signal }))
+    expect(seen[0]).toBe(seen[1])
+    expect(seen[0]).not.toBe(controller.signal)
+    expect(seen[0]!.aborted).toBe(true)
+    expect(result.isError && result.error.info?.code).toBe('ABORTED')
+    expect(listeners(controller.signal)).toBe(0)
+  })
+
+  it('a signal first read after the body settled is detached: later caller aborts and listeners stay off the caller', async () => {
+    const ctx = await createRuntime()
+    const controller = new AbortController()
+    let kept: { readonly signal: AbortSignal } | undefined
+    ctx.tools.register(
+      echoTool('keeper', {
+        execute: (_args, exec) => {
+          kept = exec
+          return 'ok'
+        },
+      }),
+    )
+    const result = await ctx.tools.execute(call('keeper', {}, { signal: controller.signal }))
+    expect(result.isError).toBe(false)
+    const late = kept!.signal
+    late.addEventListener('abort', () => {})
+    expect(listeners(controller.signal)).toBe(0)
+    controller.abort()
+    expect(late.aborted).toBe(false)
+    expect(kept!.signal).toBe(late)
+  })
+})

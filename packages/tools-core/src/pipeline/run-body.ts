@@ -1,16 +1,8 @@
-import { snapshotJson } from '@dsh/tools-schema'
 import { ToolAbortedError, ToolFailedError } from '../errors'
-import { type LinkedSignal, linkSignals } from '../link-signals'
-import type {
-  AdditionalContext,
-  ToolExecutionResult,
-  ToolExecutionToken,
-  ToolProgressUpdate,
-  ToolRunContext,
-} from '../types'
+import type { ToolExecutionResult } from '../types'
+import { type BodyContext, bodyContext } from './body-context'
 import { normalizeOutput } from './normalize-output'
-import { notify, notifyStage, Stage } from './notify'
-import { sanitizeProgress } from './progress-update'
+import { notifyStage, Stage } from './notify'
 import { abortedBeforeDispatch, failureFromThrow, failureOf } from './results'
 import type { ToolCall } from './tool-call'
 
@@ -33,51 +25,6 @@ export function isSignal(value: unknown): value is AbortSignal {
     typeof (value as AbortSignal).aborted === 'boolean' &&
     typeof (value as AbortSignal).addEventListener === 'function'
   )
-}
-
-function toContext(value: unknown): AdditionalContext {
-  const context = value as Partial<AdditionalContext> | null
-  if (typeof context !== 'object' || context === null)
-    throw new TypeError('deferContext() takes { source, text, meta? }')
-  if (typeof context.source !== 'string' || typeof context.text !== 'string') {
-    throw new TypeError('deferContext(): `source` and `text` must be strings')
-  }
-  if (context.meta === undefined) return Object.freeze({ source: context.source, text: context.text })
-  return Object.freeze({ source: context.source, text: context.text, meta: snapshotJson(context.meta) })
-}
-
-/** A body's run context plus the switch that turns its `progress` into a no-op once it settled. */
-interface RunContext {
-  readonly context: ToolRunContext
-  close(): void
-}
-
-function runContext(call: ToolCall, signal: AbortSignal): RunContext {
-  const { execution, deferred } = call
-  let live = true
-  const context = {
-    token: execution.token,
-    callId: execution.callId,
-    name: execution.name,
-    arguments: execution.arguments,
-    signal,
-    deferContext(value: AdditionalContext): void {
-      deferred.push(toContext(value))
-    },
-    progress(update: ToolProgressUpdate): void {
-      if (!live || call.runtime.hooks['tools/progress'] === undefined) return
-      const clean = sanitizeProgress(update)
-      if (clean !== undefined) notify(call, 'tools/progress', clean)
-    },
-  } as ToolRunContext & { agent?: string; parent?: ToolExecutionToken }
-  if (execution.agent !== undefined) context.agent = execution.agent
-  if (execution.parent !== undefined) context.parent = execution.parent
-  return {
-    context: Object.freeze(context),
-    close: () => {
-      live = false
-    },
-  }
 }
 
 /**
@@ -104,12 +51,10 @@ export function aborted(): ToolExecutionResult {
  */
 function endBody(
   call: ToolCall,
-  run: RunContext,
-  signal: LinkedSignal,
+  run: BodyContext,
   settled: { readonly value: unknown } | { readonly error: unknown },
 ): ToolExecutionResult | Promise<ToolExecutionResult> {
   run.close()
-  signal.dispose()
   if ('value' in settled) {
     const normalized = normalizeOutput(call.tool!, call.execution, settled.value)
     if (normalized instanceof Promise) return normalized.then((result) => bodyResult(call, result))
@@ -129,8 +74,7 @@ function bodyResult(call: ToolCall, result: ToolExecutionResult): ToolExecutionR
 async function awaitBody(
   call: ToolCall,
   promise: Promise<unknown>,
-  run: RunContext,
-  signal: LinkedSignal,
+  run: BodyContext,
 ): Promise<ToolExecutionResult> {
   const pending = (call.pending ??= new Set())
   pending.add(promise)
@@ -142,7 +86,7 @@ async function awaitBody(
   }
   pending.delete(promise)
   call.onBodySettled?.()
-  return endBody(call, run, signal, settled)
+  return endBody(call, run, settled)
 }
 
 /** A `TOOL_FAILED` result of this dispatch that runs no body (a refused `next()`). */
@@ -168,10 +112,7 @@ export function runBody(
     )
   }
   const tool = call.tool!
-  // Every body gets its own signal, linked to the caller's and the current one: listeners a
-  // body adds (and forgets) die with it instead of piling up on a signal many calls share.
-  const signal = linkSignals(call.callerSignal, current)
-  const run = runContext(call, signal.signal)
+  const run = bodyContext(call, current)
   call.bodyStarted = true
   notifyStage(call, Stage.BODY_START)
   let value: unknown
@@ -181,9 +122,9 @@ export function runBody(
       run.context,
     )
   } catch (error) {
-    return endBody(call, run, signal, { error })
+    return endBody(call, run, { error })
   }
   if (typeof (value as PromiseLike<unknown> | null)?.then === 'function')
-    return awaitBody(call, Promise.resolve(value), run, signal)
-  return endBody(call, run, signal, { value })
+    return awaitBody(call, Promise.resolve(value), run)
+  return endBody(call, run, { value })
 }
