@@ -34,7 +34,8 @@ async function codeModeApp(): Promise<Context> {
   const ctx = new Context()
   await ctx.plugin(ToolRuntime, { mode: 'code' })
   await ctx.plugin(WorkerThreadCodeRuntime)
-  await ctx.plugin(CodeMode)
+  // The Promise.all workload keeps all 2,000 calls in flight at once: above the default cap.
+  await ctx.plugin(CodeMode, { maxOutstandingSubCalls: 2_000 })
   ctx.tools.register(
     defineTool({
       name: 'noop',
