@@ -8,6 +8,7 @@ import {
   failedOutcome,
   RUN_ABORTED_MESSAGE,
   RUNTIME_DISPOSED_MESSAGE,
+  RunTracker,
   raceAbort,
 } from '@dsh/tools-codemode/runtime-kit'
 import { checkProgram } from './check-program'
@@ -33,7 +34,7 @@ export class WorkerThreadRuntime implements CodeRuntime {
   readonly #pool: WorkerPool
   readonly #stripper = new TypeStripper()
   readonly #shutdown = new AbortController()
-  readonly #runs = new Set<Promise<unknown>>()
+  readonly #runs = new RunTracker()
 
   /** Validate `config` (throws `WorkerRuntimeConfigError`) and start warming workers. */
   constructor(config?: WorkerThreadRuntimeConfig | null) {
@@ -73,12 +74,8 @@ export class WorkerThreadRuntime implements CodeRuntime {
    * Resolves once no run is queued or running and every worker of a settled run has exited
    * (warm workers stay). Runs started while waiting are waited for too.
    */
-  async whenIdle(): Promise<void> {
-    for (;;) {
-      const pending: Promise<unknown>[] = [...this.#runs, ...this.#pool.exits()]
-      if (pending.length === 0) return
-      await Promise.all(pending)
-    }
+  whenIdle(): Promise<void> {
+    return this.#runs.whenIdle(() => this.#pool.exits())
   }
 
   /**
@@ -90,16 +87,13 @@ export class WorkerThreadRuntime implements CodeRuntime {
    * slot is freed, and {@link dispose} returns, only once the worker has exited.
    */
   run(request: CodeRunRequest, host: CodeRunHost): Promise<CodeRunOutcome> {
-    const run = this.#run(request, host)
-    this.#runs.add(run)
-    void run.finally(() => this.#runs.delete(run))
-    return run
+    return this.#runs.track(this.#run(request, host))
   }
 
   /** Stop accepting runs, end running ones as `abort`, and wait until every worker has exited. */
   async dispose(): Promise<void> {
     this.#shutdown.abort()
-    await Promise.all([this.#pool.dispose(), this.#stripper.dispose(), ...this.#runs])
+    await Promise.all([this.#pool.dispose(), this.#stripper.dispose(), ...this.#runs.pending()])
     await this.#pool.dispose()
   }
 

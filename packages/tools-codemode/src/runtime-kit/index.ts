@@ -39,6 +39,7 @@ export {
   RUN_ABORTED_MESSAGE,
   RUNTIME_DISPOSED_MESSAGE,
 } from './run-outcome'
+export { RunTracker } from './run-tracker'
 export {
   CODE_RUNTIME_ERROR_CODES,
   CodeRuntimeConfigError,
