@@ -29,6 +29,14 @@ export {
 } from './output-meter'
 export { raceAbort } from './race-abort'
 export {
+  RunDriver,
+  type RunDriverOptions,
+  type RunHandle,
+  type RunLimits,
+  type RunWorker,
+  type RunWorkerEvent,
+} from './run-driver'
+export {
   type CallFailure,
   callFailureOf,
   completionOutcome,
@@ -52,8 +60,13 @@ export {
   type CallCursor,
   callIssue,
   createCallCursor,
+  type DoneMessage,
   isMessageRecord,
+  type MessageRefusal,
   ownField,
   type ParsedCompletion,
+  type ParsedMessage,
   parseCompletion,
+  parseDoneMessage,
+  refuseMessage,
 } from './worker-message'
