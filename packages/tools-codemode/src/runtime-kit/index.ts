@@ -36,6 +36,7 @@ export {
   type RunWorker,
   type RunWorkerEvent,
 } from './run-driver'
+export { type ExitingWorker, RunLedger } from './run-ledger'
 export {
   type CallFailure,
   callFailureOf,
