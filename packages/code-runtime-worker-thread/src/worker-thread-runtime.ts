@@ -80,11 +80,8 @@ export class WorkerThreadRuntime implements CodeRuntime {
 
   /**
    * Run one program. Never rejects: every failure is an outcome. Settles once the program can
-   * no longer run: a program that completes (returns, throws, or is refused by the worker)
-   * settles on the worker's completion message, posted in the same synchronous turn as the
-   * worker's `process.exit()`; a killed run (timeout, abort, output limit seen by the host,
-   * heap, protocol violation) settles after the worker's `exit` event. The run's concurrency
-   * slot is freed, and {@link dispose} returns, only once the worker has exited.
+   * no longer run (on its completion, or after a killed worker's exit: the runtime kit's
+   * `RunDriver`); its slot is freed, and {@link dispose} returns, once the worker has exited.
    */
   run(request: CodeRunRequest, host: CodeRunHost): Promise<CodeRunOutcome> {
     return this.#runs.track(this.#run(request, host))
