@@ -15,7 +15,7 @@ import { createConsole } from '../quickjs/guest/console'
 import { describeError, formatLine } from '../quickjs/guest/format'
 import { descriptor, intrinsics as I } from '../quickjs/guest/intrinsics'
 import { serialize } from '../quickjs/guest/serialize'
-import { checkTimerCallback, timerDelay } from '../quickjs/guest/timer-args'
+import { checkTimerCallback, type Pending, type Timer, timerDelay } from '../quickjs/guest/timer-args'
 
 /** The worker's functions the kernel calls (privileged realm; primitives in and out). */
 export interface NodeVmHost {
@@ -41,17 +41,6 @@ export interface NodeVmKernel {
   describeError(error: unknown): string
   /** The error `import()` rejects with, built in the program's realm. */
   denyImport(): TypeError
-}
-
-interface Pending {
-  readonly resolve: (value: unknown) => void
-  readonly reject: (error: unknown) => void
-}
-
-interface Timer {
-  readonly callback: (...args: unknown[]) => unknown
-  readonly rest: unknown[]
-  readonly repeat: boolean
 }
 
 /** The global object the kernel prepares: the context's own, or a stand-in in unit tests. */

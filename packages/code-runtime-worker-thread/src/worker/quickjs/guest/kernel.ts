@@ -9,7 +9,7 @@ import { createConsole } from './console'
 import { describeError, formatLine } from './format'
 import { descriptor, intrinsics as I } from './intrinsics'
 import { serialize } from './serialize'
-import { checkTimerCallback, timerDelay } from './timer-args'
+import { checkTimerCallback, type Pending, type Timer, timerDelay } from './timer-args'
 
 /** The worker's functions, as the engine sees them (JSON text and numbers only). */
 export interface GuestHost {
@@ -33,17 +33,6 @@ export interface GuestKernel {
   settle(batchJson: string): number
   fire(id: number): void
   describeError(error: unknown): string
-}
-
-interface Pending {
-  readonly resolve: (value: unknown) => void
-  readonly reject: (error: unknown) => void
-}
-
-interface Timer {
-  readonly callback: (...args: unknown[]) => unknown
-  readonly rest: unknown[]
-  readonly repeat: boolean
 }
 
 const G = globalThis as unknown as Record<string, unknown>
