@@ -8,6 +8,7 @@ import {
   failedOutcome,
   RUN_ABORTED_MESSAGE,
   RUNTIME_DISPOSED_MESSAGE,
+  RunTracker,
   raceAbort,
 } from '@dsh/tools-codemode/runtime-kit'
 import { checkProgram } from './check-program'
@@ -33,7 +34,7 @@ export class WorkerThreadRuntime implements CodeRuntime {
   readonly #pool: WorkerPool
   readonly #stripper = new TypeStripper()
   readonly #shutdown = new AbortController()
-  readonly #runs = new Set<Promise<unknown>>()
+  readonly #runs = new RunTracker()
 
   /** Validate `config` (throws `WorkerRuntimeConfigError`) and start warming workers. */
   constructor(config?: WorkerThreadRuntimeConfig | null) {
@@ -73,33 +74,23 @@ export class WorkerThreadRuntime implements CodeRuntime {
    * Resolves once no run is queued or running and every worker of a settled run has exited
    * (warm workers stay). Runs started while waiting are waited for too.
    */
-  async whenIdle(): Promise<void> {
-    for (;;) {
-      const pending: Promise<unknown>[] = [...this.#runs, ...this.#pool.exits()]
-      if (pending.length === 0) return
-      await Promise.all(pending)
-    }
+  whenIdle(): Promise<void> {
+    return this.#runs.whenIdle(() => this.#pool.exits())
   }
 
   /**
    * Run one program. Never rejects: every failure is an outcome. Settles once the program can
-   * no longer run: a program that completes (returns, throws, or is refused by the worker)
-   * settles on the worker's completion message, posted in the same synchronous turn as the
-   * worker's `process.exit()`; a killed run (timeout, abort, output limit seen by the host,
-   * heap, protocol violation) settles after the worker's `exit` event. The run's concurrency
-   * slot is freed, and {@link dispose} returns, only once the worker has exited.
+   * no longer run (on its completion, or after a killed worker's exit: the runtime kit's
+   * `RunDriver`); its slot is freed, and {@link dispose} returns, once the worker has exited.
    */
   run(request: CodeRunRequest, host: CodeRunHost): Promise<CodeRunOutcome> {
-    const run = this.#run(request, host)
-    this.#runs.add(run)
-    void run.finally(() => this.#runs.delete(run))
-    return run
+    return this.#runs.track(this.#run(request, host))
   }
 
   /** Stop accepting runs, end running ones as `abort`, and wait until every worker has exited. */
   async dispose(): Promise<void> {
     this.#shutdown.abort()
-    await Promise.all([this.#pool.dispose(), this.#stripper.dispose(), ...this.#runs])
+    await Promise.all([this.#pool.dispose(), this.#stripper.dispose(), ...this.#runs.pending()])
     await this.#pool.dispose()
   }
 

@@ -2,6 +2,7 @@
  * Owns every worker the runtime spawns: keeps `warmWorkers` booted ahead of demand, hands each
  * run a fresh one (never reused), and on dispose terminates and awaits all of them.
  */
+import { RunLedger } from '@dsh/tools-codemode/runtime-kit'
 import { acquireSnapshot, releaseSnapshot } from './snapshot-store'
 import { type SpawnOptions, spawnWorkerHandle, type WorkerHandle } from './worker-handle'
 
@@ -11,8 +12,7 @@ export class WorkerPool {
   readonly #warmTarget: number
   readonly #warm: WorkerHandle[] = []
   readonly #live = new Set<WorkerHandle>()
-  readonly #exiting = new Set<WorkerHandle>()
-  #running = 0
+  readonly #ledger = new RunLedger<WorkerHandle>()
   #disposed = false
   #snapshot: Promise<SharedArrayBuffer | undefined> | undefined
   #snapshotBoots = 0
@@ -30,7 +30,7 @@ export class WorkerPool {
 
   /** Workers handed to a run and not yet returned. */
   get running(): number {
-    return this.#running
+    return this.#ledger.running
   }
 
   /** Workers waiting for a program (booted or still booting). */
@@ -40,7 +40,7 @@ export class WorkerPool {
 
   /** Workers whose run has settled but whose thread has not exited yet. */
   get exiting(): number {
-    return this.#exiting.size
+    return this.#ledger.exiting
   }
 
   /** Workers booted from the process's memory snapshot, and booted plainly. */
@@ -50,7 +50,7 @@ export class WorkerPool {
 
   /** The exits of the workers counted by {@link exiting}. */
   exits(): Promise<number>[] {
-    return [...this.#exiting].map((handle) => handle.exited)
+    return this.#ledger.exits()
   }
 
   /** Spawn workers until `warmWorkers` are waiting. */
@@ -61,7 +61,7 @@ export class WorkerPool {
   /** Take a fresh worker for one run: a warm one if any, otherwise a new spawn. */
   take(): WorkerHandle {
     const handle = this.#warm.shift() ?? this.#spawn()
-    this.#running += 1
+    this.#ledger.taken()
     handle.worker.ref()
     return handle
   }
@@ -73,11 +73,7 @@ export class WorkerPool {
    * just settled.
    */
   release(handle: WorkerHandle): void {
-    this.#running -= 1
-    if (!handle.hasExited()) {
-      this.#exiting.add(handle)
-      void handle.exited.then(() => this.#exiting.delete(handle))
-    }
+    this.#ledger.released(handle)
     if (!this.#disposed && this.#warm.length < this.#warmTarget) setImmediate(() => this.fill())
   }
 

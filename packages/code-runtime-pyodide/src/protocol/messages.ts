@@ -11,7 +11,7 @@
  * call (`ok`: `a` is the value's JSON text; otherwise `a` the tool name and `b` the message).
  */
 
-import type { DoneStatus } from '@dsh/tools-codemode/runtime-kit'
+import type { DoneMessage, DoneStatus } from '@dsh/tools-codemode/runtime-kit'
 
 /** One binding call, as rebuilt by the host-side validator. */
 export interface WorkerCall {
@@ -27,7 +27,7 @@ export type WorkerMessage =
   | { readonly kind: 'boot-failed'; readonly message: string }
   | { readonly kind: 'log'; readonly line: string }
   | { readonly kind: 'call'; readonly call: WorkerCall }
-  | { readonly kind: 'done'; readonly status: DoneStatus; readonly payload: string | undefined }
+  | DoneMessage
 
 /** The message that starts a run. */
 export interface RunMessage {

@@ -9,26 +9,22 @@ import {
   callIssue,
   isMessageRecord,
   ownField,
-  parseCompletion,
+  type ParsedMessage,
+  parseDoneMessage,
+  refuseMessage,
 } from '@dsh/tools-codemode/runtime-kit'
 import type { WorkerMessage } from './messages'
 
 /** Validation result: a rebuilt message or the reason it was refused. */
-export type ParsedWorkerMessage =
-  | { readonly ok: true; readonly message: WorkerMessage }
-  | { readonly ok: false; readonly reason: string }
-
-function refuse(reason: string): ParsedWorkerMessage {
-  return { ok: false, reason }
-}
+export type ParsedWorkerMessage = ParsedMessage<WorkerMessage>
 
 function parseCall(raw: object, cursor: CallCursor): ParsedWorkerMessage {
   const id = cursor.nextCallId
   const name = ownField(raw, 'n')
   const argsText = ownField(raw, 'a')
   const issue = callIssue(cursor, ownField(raw, 'i'), name)
-  if (issue !== undefined) return refuse(issue)
-  if (typeof argsText !== 'string') return refuse('call arguments must be JSON text')
+  if (issue !== undefined) return refuseMessage(issue)
+  if (typeof argsText !== 'string') return refuseMessage('call arguments must be JSON text')
   cursor.nextCallId += 1
   return { ok: true, message: { kind: 'call', call: { id, name: name as string, argsText } } }
 }
@@ -38,22 +34,18 @@ function parseCall(raw: object, cursor: CallCursor): ParsedWorkerMessage {
  * throws; a refusal carries a reason the caller turns into the run's failure.
  */
 export function parseWorkerMessage(raw: unknown, cursor: CallCursor): ParsedWorkerMessage {
-  if (!isMessageRecord(raw)) return refuse('a message must be an object')
+  if (!isMessageRecord(raw)) return refuseMessage('a message must be an object')
   switch (ownField(raw, 'k')) {
     case 'log': {
       const line = ownField(raw, 'l')
       return typeof line === 'string'
         ? { ok: true, message: { kind: 'log', line } }
-        : refuse('a log line must be a string')
+        : refuseMessage('a log line must be a string')
     }
     case 'call':
       return parseCall(raw, cursor)
-    case 'done': {
-      const done = parseCompletion(ownField(raw, 's'), ownField(raw, 'v'))
-      return done.ok
-        ? { ok: true, message: { kind: 'done', status: done.status, payload: done.payload } }
-        : refuse(done.reason)
-    }
+    case 'done':
+      return parseDoneMessage(raw)
     case 'ready':
       return { ok: true, message: { kind: 'ready' } }
     case 'boot-failed': {
@@ -64,6 +56,6 @@ export function parseWorkerMessage(raw: unknown, cursor: CallCursor): ParsedWork
       }
     }
     default:
-      return refuse('unknown message type')
+      return refuseMessage('unknown message type')
   }
 }

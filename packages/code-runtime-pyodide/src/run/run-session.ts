@@ -4,20 +4,13 @@
  * longer run: on the worker's completion message (the worker exits in that same turn), or, when
  * the host kills the worker, after its `exit` event.
  */
-import type { CodeRunFailureKind, CodeRunHost, CodeRunOutcome } from '@dsh/tools-codemode'
+import type { CodeRunHost, CodeRunOutcome } from '@dsh/tools-codemode'
 import {
   callFailureOf,
-  completionOutcome,
   createCallCursor,
-  type DoneStatus,
-  describeWorkerError,
   encodeCallValue,
-  failedOutcome,
   nonJsonValueMessage,
-  OutputMeter,
-  RUN_ABORTED_MESSAGE,
-  RUNTIME_DISPOSED_MESSAGE,
-  startBudgetWatchdog,
+  RunDriver,
   utf8LineCost,
 } from '@dsh/tools-codemode/runtime-kit'
 import type { WorkerHandle } from '../pool/worker-handle'
@@ -59,58 +52,24 @@ function replyFor(call: WorkerCall, settled: PromiseSettledResult<JsonValue>): R
 export function runSession(handle: WorkerHandle, input: RunSessionInput): Promise<CodeRunOutcome> {
   const { worker } = handle
   const { host, config } = input
-  const logs: string[] = []
   const cursor = createCallCursor(input.toolNames)
-  // Lines cost their UTF-8 size, at least one byte: the same rule the worker applies.
-  const meter = new OutputMeter(config, utf8LineCost)
-  let settled = false
-  let lastError: unknown
-  let stopBudget = (): void => {}
-  let resolveOutcome: (outcome: CodeRunOutcome) => void = () => {}
-  const outcome = new Promise<CodeRunOutcome>((resolve) => {
-    resolveOutcome = resolve
+  const run = new RunDriver({
+    handle,
+    host,
+    shutdown: input.shutdown,
+    limits: config,
+    // Lines cost their UTF-8 size, at least one byte: the same rule the worker applies.
+    lineCost: utf8LineCost,
+    onMessage,
+    // Stop the interpreter at its next bytecode, so no further call or line leaves it; the kill
+    // that follows also ends code that catches KeyboardInterrupt.
+    onTimeout: () => Atomics.store(handle.interrupt, 0, SIGINT),
   })
-
-  /**
-   * End the run. `exiting` is true only on the worker's completion message, posted in the same
-   * synchronous turn as the worker's `process.exit()`, so nothing of the program runs after it.
-   * Every other ending (a kill) resolves after the `exit` event. Either way the host terminates
-   * the worker too.
-   */
-  const settle = (result: CodeRunOutcome, exiting = false): void => {
-    if (settled) return
-    settled = true
-    stopBudget()
-    host.signal.removeEventListener('abort', onAbort)
-    input.shutdown.removeEventListener('abort', onShutdown)
-    worker.off('message', onMessage)
-    worker.off('error', onError)
-    worker.off('exit', onExit)
-    if (!handle.hasExited()) void worker.terminate().catch(() => {})
-    if (exiting) resolveOutcome(result)
-    else void handle.exited.then(() => resolveOutcome(result))
-  }
-  const fail = (kind: CodeRunFailureKind, message: string, exiting = false): void =>
-    settle(failedOutcome(kind, message, logs), exiting)
-
-  const onLog = (line: string): void => {
-    const over = meter.admitLine(line)
-    if (over !== undefined) {
-      fail('output-limit', over)
-      return
-    }
-    logs.push(line)
-    try {
-      host.onLog?.(line)
-    } catch {
-      // A failing log sink must not break the run.
-    }
-  }
 
   let outstanding = 0
   const dispatch = (call: WorkerCall): void => {
     if (call.argsText.length > CALL_LIMITS.maxArgumentChars) {
-      fail('invalid-output', `protocol violation: the arguments of call ${call.id} exceed the size cap`)
+      run.fail('invalid-output', `protocol violation: the arguments of call ${call.id} exceed the size cap`)
       return
     }
     if (outstanding >= CALL_LIMITS.maxOutstandingCalls) {
@@ -123,7 +82,7 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     try {
       args = JSON.parse(call.argsText) as JsonValue
     } catch {
-      fail('invalid-output', `protocol violation: the arguments of call ${call.id} are not JSON text`)
+      run.fail('invalid-output', `protocol violation: the arguments of call ${call.id} are not JSON text`)
       return
     }
     let pending: Promise<JsonValue>
@@ -134,82 +93,38 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     }
     void Promise.allSettled([pending]).then(([result]) => {
       outstanding -= 1
-      if (!settled && result !== undefined) worker.postMessage(replyFor(call, result))
+      if (!run.settled && result !== undefined) worker.postMessage(replyFor(call, result))
     })
   }
 
-  // The worker exits in the same turn it posts its completion, so this settles at once.
-  const onDone = (status: DoneStatus, payload: string | undefined): void =>
-    settle(completionOutcome(status, payload, logs, meter), true)
-
   function onMessage(raw: unknown): void {
-    if (settled) return
     const parsed = parseWorkerMessage(raw, cursor)
     if (!parsed.ok) {
-      fail('invalid-output', `protocol violation: ${parsed.reason}`)
+      run.fail('invalid-output', `protocol violation: ${parsed.reason}`)
       return
     }
     const message = parsed.message
     switch (message.kind) {
       case 'log':
-        onLog(message.line)
+        run.log(message.line)
         return
       case 'call':
         dispatch(message.call)
         return
       case 'done':
-        onDone(message.status, message.payload)
+        run.complete(message.status, message.payload)
         return
       case 'ready':
       case 'boot-failed':
-        fail('invalid-output', `protocol violation: unexpected ${message.kind} message`)
+        run.fail('invalid-output', `protocol violation: unexpected ${message.kind} message`)
         return
     }
   }
-  function onError(error: unknown): void {
-    lastError = error
-  }
-  function onExit(code: number): void {
-    const reason = lastError ?? handle.lastError()
-    fail(
-      'worker-exit',
-      reason === undefined
-        ? `the worker exited unexpectedly (code ${code})`
-        : describeWorkerError(reason, config),
-    )
-  }
-  function onAbort(): void {
-    fail('abort', RUN_ABORTED_MESSAGE)
-  }
-  function onShutdown(): void {
-    fail('abort', RUNTIME_DISPOSED_MESSAGE)
-  }
 
-  if (host.signal.aborted || input.shutdown.aborted) {
-    fail('abort', host.signal.aborted ? RUN_ABORTED_MESSAGE : RUNTIME_DISPOSED_MESSAGE)
-    return outcome
-  }
-  if (handle.hasExited()) {
-    onExit(-1)
-    return outcome
-  }
-  host.signal.addEventListener('abort', onAbort, { once: true })
-  input.shutdown.addEventListener('abort', onShutdown, { once: true })
-  worker.on('message', onMessage)
-  worker.on('error', onError)
-  worker.on('exit', onExit)
-  const message: RunMessage = {
+  return run.start({
     k: 'run',
     code: input.source,
     names: JSON.stringify(input.toolNames),
     limit: config.maxOutputBytes,
-  }
-  worker.postMessage(message)
-  stopBudget = startBudgetWatchdog(worker, config, (message) => {
-    // Stop the interpreter at its next bytecode, so no further call or line leaves it; the kill
-    // that follows also ends code that catches KeyboardInterrupt.
-    Atomics.store(handle.interrupt, 0, SIGINT)
-    fail('timeout', message)
-  })
-  return outcome
+  } satisfies RunMessage)
 }

@@ -4,6 +4,7 @@
  * is spawned through {@link RunSlots}, so warm, running and exiting workers all hold one of the
  * `maxConcurrentRuns` slots, and a run that finds no warm worker waits in its queue.
  */
+import { RunLedger } from '@dsh/tools-codemode/runtime-kit'
 import { ProcessWorker } from '../process/process-worker'
 import { RunSlots, type SlotGrant } from './run-slots'
 import {
@@ -38,9 +39,8 @@ export class WorkerPool {
   readonly #slots: RunSlots
   readonly #warm: WarmEntry[] = []
   readonly #live = new Set<WorkerHandle>()
-  readonly #exiting = new Set<WorkerHandle>()
+  readonly #ledger = new RunLedger<WorkerHandle>()
   readonly #spawning = new Set<Promise<TakenWorker>>()
-  #running = 0
   #disposed = false
 
   constructor(
@@ -65,7 +65,7 @@ export class WorkerPool {
 
   /** Workers handed to a run and not yet returned. */
   get running(): number {
-    return this.#running
+    return this.#ledger.running
   }
 
   /** Workers waiting for a program (booted or still booting). */
@@ -75,7 +75,7 @@ export class WorkerPool {
 
   /** Workers whose run has settled but whose thread has not exited yet. */
   get exiting(): number {
-    return this.#exiting.size
+    return this.#ledger.exiting
   }
 
   /** Runs waiting for a slot. */
@@ -85,7 +85,7 @@ export class WorkerPool {
 
   /** The exits of the workers counted by {@link exiting}. */
   exits(): Promise<number>[] {
-    return [...this.#exiting].map((handle) => handle.exited)
+    return this.#ledger.exits()
   }
 
   /** Spawn workers until `warmWorkers` are waiting, as far as free slots allow (queued runs go first). */
@@ -113,7 +113,7 @@ export class WorkerPool {
     if (warm !== undefined && !this.#disposed) setImmediate(() => this.fill())
     const taken = await (warm?.ready ?? this.#spawn(signal))
     if (taken.ok) {
-      this.#running += 1
+      this.#ledger.taken()
       taken.handle.worker.ref()
     }
     return taken
@@ -126,11 +126,7 @@ export class WorkerPool {
    * of the run that just settled (the rest follows when the worker's slot frees).
    */
   release(handle: WorkerHandle): void {
-    this.#running -= 1
-    if (!handle.hasExited()) {
-      this.#exiting.add(handle)
-      void handle.exited.then(() => this.#exiting.delete(handle))
-    }
+    this.#ledger.released(handle)
     if (!this.#disposed && this.#warm.length < this.#warmTarget) setImmediate(() => this.fill())
   }
 

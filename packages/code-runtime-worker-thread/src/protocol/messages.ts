@@ -6,7 +6,7 @@
  * once, or `{ k: 'logs', l: [line, …] }` for a batch of lines (a worker batches a flood of lines
  * so the host is not woken once per line); `{ k: 'calls', c: [id, name, args, …] }` per binding call made while none is
  * outstanding (posted at once), otherwise per microtask batch of binding calls;
- * `{ k: 'done', s, v? }` once, with `s` a {@link DoneStatus}. A QuickJS worker sends its calls as
+ * `{ k: 'done', s, v? }` once, with `s` a `DoneStatus` (the runtime kit's). A QuickJS worker sends its calls as
  * text instead (`call-batch.ts`): through its call slot (`call-slot.ts`), or, when the slot
  * cannot take a batch, as `{ k: 'calls-json', t }`.
  *
@@ -15,7 +15,7 @@
  * same batch through its reply slot (`reply-slot.ts`), followed by `{ k: 'wake' }` when the
  * worker was not blocked on the slot.
  */
-import type { DoneStatus } from '@dsh/tools-codemode/runtime-kit'
+import type { DoneMessage } from '@dsh/tools-codemode/runtime-kit'
 
 /** How a binding call settled: `a` is a primitive value, JSON text, or (for errors) the tool name with `b` the message. */
 export const ReplyStatus = {
@@ -39,7 +39,7 @@ export type WorkerMessage =
   | { readonly kind: 'ready' }
   | { readonly kind: 'log'; readonly lines: readonly string[] }
   | { readonly kind: 'calls'; readonly calls: readonly WorkerCall[] }
-  | { readonly kind: 'done'; readonly status: DoneStatus; readonly payload: string | undefined }
+  | DoneMessage
 
 /** The message that starts a run. */
 export interface RunMessage {

@@ -9,23 +9,19 @@ import {
   callIssue,
   isMessageRecord,
   ownField,
-  parseCompletion,
+  type ParsedMessage,
+  parseDoneMessage,
+  refuseMessage,
 } from '@dsh/tools-codemode/runtime-kit'
 import { parseCallBatch } from './call-batch'
 import type { WorkerCall, WorkerMessage } from './messages'
 
 /** Validation result: a rebuilt message or the reason it was refused. */
-export type ParsedWorkerMessage =
-  | { readonly ok: true; readonly message: WorkerMessage }
-  | { readonly ok: false; readonly reason: string; readonly unreadable?: true }
-
-function refuse(reason: string): ParsedWorkerMessage {
-  return { ok: false, reason }
-}
+export type ParsedWorkerMessage = ParsedMessage<WorkerMessage>
 
 function parseCalls(raw: unknown, cursor: CallCursor): ParsedWorkerMessage {
   if (!Array.isArray(raw) || raw.length === 0 || raw.length % 3 !== 0) {
-    return refuse('a calls message must carry [id, name, args] triples')
+    return refuseMessage('a calls message must carry [id, name, args] triples')
   }
   const calls: WorkerCall[] = []
   let expected = cursor.nextCallId
@@ -33,7 +29,7 @@ function parseCalls(raw: unknown, cursor: CallCursor): ParsedWorkerMessage {
     const id: unknown = raw[i]
     const name: unknown = raw[i + 1]
     const issue = callIssue(cursor, id, name, expected)
-    if (issue !== undefined) return refuse(issue)
+    if (issue !== undefined) return refuseMessage(issue)
     calls.push({ id: expected, name: name as string, args: raw[i + 2] })
     expected += 1
   }
@@ -47,18 +43,18 @@ function parseCalls(raw: unknown, cursor: CallCursor): ParsedWorkerMessage {
  * to read, not that the worker broke the protocol.
  */
 export function parseCallText(text: unknown, cursor: CallCursor): ParsedWorkerMessage {
-  if (typeof text !== 'string') return refuse('a call batch must be text')
+  if (typeof text !== 'string') return refuseMessage('a call batch must be text')
   const batch = parseCallBatch(text)
   return batch.ok ? parseCalls(batch.triples, cursor) : batch
 }
 
 function parseLogs(raw: unknown): ParsedWorkerMessage {
   if (!Array.isArray(raw) || raw.length === 0)
-    return refuse('a logs message must carry a non-empty array of lines')
+    return refuseMessage('a logs message must carry a non-empty array of lines')
   const lines: string[] = []
   for (let i = 0; i < raw.length; i++) {
     const line: unknown = raw[i]
-    if (typeof line !== 'string') return refuse('a log line must be a string')
+    if (typeof line !== 'string') return refuseMessage('a log line must be a string')
     lines.push(line)
   }
   return { ok: true, message: { kind: 'log', lines } }
@@ -69,13 +65,13 @@ function parseLogs(raw: unknown): ParsedWorkerMessage {
  * caller turns into the run's failure.
  */
 export function parseWorkerMessage(raw: unknown, cursor: CallCursor): ParsedWorkerMessage {
-  if (!isMessageRecord(raw)) return refuse('a message must be an object')
+  if (!isMessageRecord(raw)) return refuseMessage('a message must be an object')
   switch (ownField(raw, 'k')) {
     case 'log': {
       const line = ownField(raw, 'l')
       return typeof line === 'string'
         ? { ok: true, message: { kind: 'log', lines: [line] } }
-        : refuse('a log line must be a string')
+        : refuseMessage('a log line must be a string')
     }
     case 'logs':
       return parseLogs(ownField(raw, 'l'))
@@ -83,15 +79,11 @@ export function parseWorkerMessage(raw: unknown, cursor: CallCursor): ParsedWork
       return parseCalls(ownField(raw, 'c'), cursor)
     case 'calls-json':
       return parseCallText(ownField(raw, 't'), cursor)
-    case 'done': {
-      const done = parseCompletion(ownField(raw, 's'), ownField(raw, 'v'))
-      return done.ok
-        ? { ok: true, message: { kind: 'done', status: done.status, payload: done.payload } }
-        : refuse(done.reason)
-    }
+    case 'done':
+      return parseDoneMessage(raw)
     case 'ready':
       return { ok: true, message: { kind: 'ready' } }
     default:
-      return refuse('unknown message type')
+      return refuseMessage('unknown message type')
   }
 }

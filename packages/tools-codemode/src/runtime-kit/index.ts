@@ -29,6 +29,15 @@ export {
 } from './output-meter'
 export { raceAbort } from './race-abort'
 export {
+  RunDriver,
+  type RunDriverOptions,
+  type RunHandle,
+  type RunLimits,
+  type RunWorker,
+  type RunWorkerEvent,
+} from './run-driver'
+export { type ExitingWorker, RunLedger } from './run-ledger'
+export {
   type CallFailure,
   callFailureOf,
   completionOutcome,
@@ -39,6 +48,7 @@ export {
   RUN_ABORTED_MESSAGE,
   RUNTIME_DISPOSED_MESSAGE,
 } from './run-outcome'
+export { RunTracker } from './run-tracker'
 export {
   CODE_RUNTIME_ERROR_CODES,
   CodeRuntimeConfigError,
@@ -51,8 +61,13 @@ export {
   type CallCursor,
   callIssue,
   createCallCursor,
+  type DoneMessage,
   isMessageRecord,
+  type MessageRefusal,
   ownField,
   type ParsedCompletion,
+  type ParsedMessage,
   parseCompletion,
+  parseDoneMessage,
+  refuseMessage,
 } from './worker-message'

@@ -68,3 +68,37 @@ export function parseCompletion(status: unknown, payload: unknown): ParsedComple
   }
   return { ok: true, status: status as DoneStatus, payload }
 }
+
+/** A parser's refusal of one message. */
+export interface MessageRefusal {
+  readonly ok: false
+  readonly reason: string
+  /** Set when the message could not be read as sent (the program's own values, e.g. too deep), not a protocol breach. */
+  readonly unreadable?: true
+}
+
+/** A parser's verdict on one message: `M` rebuilt from checked fields only, or a refusal. */
+export type ParsedMessage<M> = { readonly ok: true; readonly message: M } | MessageRefusal
+
+/** A refusal of one message for `reason`. */
+export function refuseMessage(reason: string): MessageRefusal {
+  return { ok: false, reason }
+}
+
+/** The completion message every runtime rebuilds: its checked status and payload text. */
+export interface DoneMessage {
+  readonly kind: 'done'
+  readonly status: DoneStatus
+  readonly payload: string | undefined
+}
+
+/**
+ * Check and rebuild a completion record on the wire, `{ s: status, v?: payload }` (see
+ * {@link parseCompletion}); only the record's own fields are read.
+ */
+export function parseDoneMessage(raw: object): ParsedMessage<DoneMessage> {
+  const done = parseCompletion(ownField(raw, 's'), ownField(raw, 'v'))
+  return done.ok
+    ? { ok: true, message: { kind: 'done', status: done.status, payload: done.payload } }
+    : refuseMessage(done.reason)
+}

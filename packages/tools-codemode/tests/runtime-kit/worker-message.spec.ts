@@ -6,6 +6,8 @@ import {
   isMessageRecord,
   ownField,
   parseCompletion,
+  parseDoneMessage,
+  refuseMessage,
 } from '../../src/runtime-kit/index'
 
 describe('worker message checks', () => {
@@ -65,3 +67,31 @@ describe('worker message checks', () => {
     }
   })
 })
+
+describe('parseDoneMessage / refuseMessage', () => {
+  it('rebuilds a checked completion from own fields only', () => {
+    expect(parseDoneMessage({ k: 'done', s: DoneStatus.OK, v: '1' })).toEqual({
+      ok: true,
+      message: { kind: 'done', status: DoneStatus.OK, payload: '1' },
+    })
+    const inherited = Object.create({ s: DoneStatus.OK, v: '1' }) as object
+    expect(parseDoneMessage(inherited)).toEqual({ ok: false, reason: 'unknown completion status' })
+  })
+
+  it('refuses every malformed completion with the completion check reason', () => {
+    for (const raw of [{ s: 'nope' }, { s: DoneStatus.OK, v: 3 }, { s: DoneStatus.EXCEPTION }]) {
+      const parsed = parseDoneMessage(raw)
+      expect(parsed.ok).toBe(false)
+      if (!parsed.ok) expect(parsed.reason).toBe(parseCompletionReason(raw))
+    }
+  })
+
+  it('refuseMessage is a plain refusal', () => {
+    expect(refuseMessage('why')).toEqual({ ok: false, reason: 'why' })
+  })
+})
+
+function parseCompletionReason(raw: { s?: unknown; v?: unknown }): string | undefined {
+  const done = parseCompletion(raw.s, raw.v)
+  return done.ok ? undefined : done.reason
+}

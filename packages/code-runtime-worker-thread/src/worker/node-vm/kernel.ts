@@ -11,9 +11,11 @@
  * guest, as are console formatting and the strict result serializer), so later tampering with
  * globals or prototypes cannot redirect the kernel.
  */
+import { createConsole } from '../quickjs/guest/console'
 import { describeError, formatLine } from '../quickjs/guest/format'
 import { descriptor, intrinsics as I } from '../quickjs/guest/intrinsics'
 import { serialize } from '../quickjs/guest/serialize'
+import { checkTimerCallback, type Pending, type Timer, timerDelay } from '../quickjs/guest/timer-args'
 
 /** The worker's functions the kernel calls (privileged realm; primitives in and out). */
 export interface NodeVmHost {
@@ -39,17 +41,6 @@ export interface NodeVmKernel {
   describeError(error: unknown): string
   /** The error `import()` rejects with, built in the program's realm. */
   denyImport(): TypeError
-}
-
-interface Pending {
-  readonly resolve: (value: unknown) => void
-  readonly reject: (error: unknown) => void
-}
-
-interface Timer {
-  readonly callback: (...args: unknown[]) => unknown
-  readonly rest: unknown[]
-  readonly repeat: boolean
 }
 
 /** The global object the kernel prepares: the context's own, or a stand-in in unit tests. */
@@ -128,26 +119,13 @@ export function installKernel(host: NodeVmHost, global: KernelGlobal): NodeVmKer
       hostLog(line)
     } catch {}
   }
-  defineGlobal(
-    global,
-    'console',
-    I.freeze({
-      log: (...args: unknown[]) => emit(args),
-      info: (...args: unknown[]) => emit(args),
-      warn: (...args: unknown[]) => emit(args),
-      error: (...args: unknown[]) => emit(args),
-      debug: (...args: unknown[]) => emit(args),
-    }),
-  )
+  defineGlobal(global, 'console', createConsole(emit))
 
   const timers: Record<number, Timer> = I.create(null)
   let nextTimer = 0
   const schedule = (callback: unknown, delay: unknown, rest: unknown[], repeat: boolean): number => {
-    if (typeof callback !== 'function') {
-      throw new I.TypeError('The "callback" argument must be of type function')
-    }
-    let ms = +(delay as number)
-    if (!(ms >= 1) || ms > 2147483647) ms = 1
+    checkTimerCallback(callback)
+    const ms = timerDelay(delay)
     const id = ++nextTimer
     timers[id] = I.freeze({ __proto__: null, callback: callback as Timer['callback'], rest, repeat })
     try {

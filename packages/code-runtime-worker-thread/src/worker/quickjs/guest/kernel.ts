@@ -5,9 +5,11 @@
  * strings and numbers only; they stay in this closure. Tool arguments leave as JSON text made
  * by the strict serializer, tool results come back as primitives or JSON text parsed here.
  */
+import { createConsole } from './console'
 import { describeError, formatLine } from './format'
 import { descriptor, intrinsics as I } from './intrinsics'
 import { serialize } from './serialize'
+import { checkTimerCallback, type Pending, type Timer, timerDelay } from './timer-args'
 
 /** The worker's functions, as the engine sees them (JSON text and numbers only). */
 export interface GuestHost {
@@ -31,17 +33,6 @@ export interface GuestKernel {
   settle(batchJson: string): number
   fire(id: number): void
   describeError(error: unknown): string
-}
-
-interface Pending {
-  readonly resolve: (value: unknown) => void
-  readonly reject: (error: unknown) => void
-}
-
-interface Timer {
-  readonly callback: (...args: unknown[]) => unknown
-  readonly rest: unknown[]
-  readonly repeat: boolean
 }
 
 const G = globalThis as unknown as Record<string, unknown>
@@ -80,30 +71,18 @@ export function createKernel(host: GuestHost): GuestKernel {
   }
 
   const emit = (args: unknown[]): void => host.log(formatLine(args))
-  defineGlobal(
-    'console',
-    I.freeze({
-      log: (...args: unknown[]) => emit(args),
-      info: (...args: unknown[]) => emit(args),
-      warn: (...args: unknown[]) => emit(args),
-      error: (...args: unknown[]) => emit(args),
-      debug: (...args: unknown[]) => emit(args),
-    }),
-  )
+  defineGlobal('console', createConsole(emit))
 
   const timers: Record<number, Timer> = I.create(null)
   let nextTimer = 0
   let pendingTimers = 0
   const schedule = (callback: unknown, delay: unknown, rest: unknown[], repeat: boolean): number => {
-    if (typeof callback !== 'function') {
-      throw new I.TypeError('The "callback" argument must be of type function')
-    }
+    checkTimerCallback(callback)
     if (pendingTimers >= MAX_PENDING_TIMERS) {
       throw new I.RangeError('too many pending timers: at most ' + MAX_PENDING_TIMERS + ' at once')
     }
     pendingTimers++
-    let ms = +(delay as number)
-    if (!(ms >= 1) || ms > 2147483647) ms = 1
+    const ms = timerDelay(delay)
     const id = ++nextTimer
     timers[id] = { callback: callback as Timer['callback'], rest, repeat }
     host.timer(id, ms, repeat)
