@@ -10,10 +10,13 @@ import type { BenchRow } from './types'
 
 const COUNT = 300
 
+/** The renderer corpus also holds names the registry refuses (e.g. `$dollar`); only valid ones register. */
+const SHAPES = VARIED_TOOLS.filter((shape) => /^[A-Za-z0-9_-]{1,58}$/.test(shape.name))
+
 function toolSet(): ToolDefinition[] {
   const out: ToolDefinition[] = []
   for (let i = 0; out.length < COUNT; i++) {
-    const shape = VARIED_TOOLS[i % VARIED_TOOLS.length]!
+    const shape = SHAPES[i % SHAPES.length]!
     out.push({
       name: `${shape.name}_${i}`,
       description: shape.description,
