@@ -53,9 +53,7 @@ function knownDisagreement(schema: string, value: unknown): boolean {
   )
     return true
   if (schema.includes('"regex"') && typeof value === 'string' && !isUnicodeRegex(value)) return true
-  return (
-    (schema.includes('"items":[') || schema.includes('"prefixItems":[')) && schema.includes('"contains"')
-  )
+  return (schema.includes('"items":[') || schema.includes('"prefixItems":[')) && schema.includes('"contains"')
 }
 
 function isUnicodeRegex(source: string): boolean {
