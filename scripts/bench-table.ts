@@ -36,14 +36,32 @@ export const FIGURES: readonly Figure[] = [
     label: '`executeBatch`, 1,000 × 1 ms bodies, `maxParallel` 10',
     measured: ['execute_batch', 'total'],
     floor: {
-      label: 'bare pool of 1 ms timers',
-      pick: ['execute_batch', 'baseline: bare rolling pool of 1 ms timers'],
+      label: 'bare 10-slot promise pool of the same bodies',
+      pick: ['execute_batch', 'floor: bare 10-slot promise pool, same bodies'],
     },
   },
   {
-    label: "`bash { command: 'true' }`, p50",
-    measured: ["bash_echo: bash { command: 'true' }", 'p50'],
-    floor: { label: "bare `spawn('bash')`, p50", pick: ['bash_echo baseline', 'p50'] },
+    label: 'JSON Schema validation, discriminated union ×50',
+    measured: ['schema-full: discriminated union', 'ours (µs)'],
+    floor: { label: 'ajv, compiled', pick: ['schema-full: discriminated union', 'ajv (µs)'] },
+  },
+  {
+    label: 'JSON Schema validation, recursive tree (depth 6)',
+    measured: ['schema-full: recursive tree', 'ours (µs)'],
+    floor: { label: 'ajv, compiled', pick: ['schema-full: recursive tree', 'ajv (µs)'] },
+  },
+  {
+    label: 'MCP tool call through the pipeline (in-memory transport)',
+    measured: ['mcp_overhead', 'MCP tool through tools.execute'],
+    floor: {
+      label: 'bare SDK `callTool` with an AbortSignal',
+      pick: ['mcp_overhead', 'bare SDK callTool, fresh AbortSignal'],
+    },
+  },
+  {
+    label: "`bash { command: 'true' }` in the default sandbox, p50",
+    measured: ["bash_echo: bash { command: 'true' } sandboxed (default)", 'p50'],
+    floor: { label: "bare `spawn('bash')`, p50", pick: ['bash_echo floor', 'p50'] },
   },
   {
     label: '`run_code` of `return 1`, p50 of runs 100 ms apart',
@@ -55,6 +73,14 @@ export const FIGURES: readonly Figure[] = [
   {
     label: 'Code Mode sub-calls, sequential `await`',
     measured: ['code_mode_subcalls', 'sequential awaited (trivial tool)'],
+  },
+  {
+    label: 'QuickJS Code Mode sub-calls, sequential `await`',
+    measured: ['code_mode_engine quickjs', 'sequential awaited sub-calls'],
+    floor: {
+      label: 'bare worker `Atomics` ping-pong',
+      pick: ['floors: bare worker round trips', 'SharedArrayBuffer/Atomics ping-pong'],
+    },
   },
   {
     label: 'Code Mode sub-calls, `Promise.all`',

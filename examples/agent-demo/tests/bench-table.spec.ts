@@ -18,7 +18,7 @@ describe('bench table', () => {
     const table = benchTable([
       rows({
         'execute_batch/total': 130,
-        'execute_batch/baseline: bare rolling pool of 1 ms timers': 100,
+        'execute_batch/floor: bare 10-slot promise pool, same bodies': 100,
         'schema-validate/validateArgs': 500_000,
         'schema-validate/ajv (compiled)': 1_000_000,
       }),
@@ -29,8 +29,8 @@ describe('bench table', () => {
 
   it('gives ranges over several runs, so the drift between runs is visible', () => {
     const table = benchTable([
-      rows({ 'execute_batch/total': 120, 'execute_batch/baseline: bare rolling pool of 1 ms timers': 100 }),
-      rows({ 'execute_batch/total': 300, 'execute_batch/baseline: bare rolling pool of 1 ms timers': 200 }),
+      rows({ 'execute_batch/total': 120, 'execute_batch/floor: bare 10-slot promise pool, same bodies': 100 }),
+      rows({ 'execute_batch/total': 300, 'execute_batch/floor: bare 10-slot promise pool, same bodies': 200 }),
     ])
     expect(table).toMatch(/\| bare pool of 1 ms timers \| 1\.20–1\.50× \| 120–300 ms \|/)
   })
