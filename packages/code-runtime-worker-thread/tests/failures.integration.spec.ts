@@ -21,7 +21,9 @@ describe.each(ENGINES)('failure kinds (%s)', (engine) => {
       engine,
       warmWorkers: 1,
       computeMs: 1_000,
-      maxWallMs: 4_000,
+      // Far above computeMs: on a loaded machine a hot loop's busy time grows slower than the
+      // wall clock, and the compute budget (not the wall budget) must be what ends it.
+      maxWallMs: 60_000,
       maxOutputBytes: 4_096,
       maxOldGenerationSizeMb: 32,
     })
@@ -82,10 +84,21 @@ describe.each(ENGINES)('failure kinds (%s)', (engine) => {
   })
 
   it('timeout: a never-settling promise exhausts maxWallMs, not computeMs', async () => {
-    const { host } = fakeHost(tools)
-    const outcome = await runtime.run(request('await tools.slow({})', ['slow']), host)
-    expect(outcome).toMatchObject({ ok: false, kind: 'timeout', message: expect.stringMatching(/maxWallMs/) })
-    await expectNoWorkerRunning()
+    const walled = createWorkerThreadRuntime({ engine, warmWorkers: 0, computeMs: 1_000, maxWallMs: 2_000 })
+    try {
+      const { host } = fakeHost(tools)
+      const outcome = await walled.run(request('await tools.slow({})', ['slow']), host)
+      expect(outcome).toMatchObject({
+        ok: false,
+        kind: 'timeout',
+        message: expect.stringMatching(/maxWallMs/),
+      })
+      expect(walled.stats().runningWorkers).toBe(0)
+      await walled.whenIdle()
+      expect(walled.stats().exitingWorkers).toBe(0)
+    } finally {
+      await walled.dispose()
+    }
   })
 
   it('abort: host.signal ends the run mid-call, keeps its logs, and waits for the worker', async () => {
