@@ -23,14 +23,22 @@ describe('bench table', () => {
         'schema-validate/ajv (compiled)': 1_000_000,
       }),
     ])
-    expect(table).toMatch(/\| `executeBatch`[^|]*\| bare 10-slot promise pool of the same bodies \| 1\.30× \| 130 ms \|/)
+    expect(table).toMatch(
+      /\| `executeBatch`[^|]*\| bare 10-slot promise pool of the same bodies \| 1\.30× \| 130 ms \|/,
+    )
     expect(table).toMatch(/\| `validateArgs`[^|]*\| ajv, compiled \| 2\.00× \| 500,000 ops\/s \|/)
   })
 
   it('gives ranges over several runs, so the drift between runs is visible', () => {
     const table = benchTable([
-      rows({ 'execute_batch/total': 120, 'execute_batch/floor: bare 10-slot promise pool, same bodies': 100 }),
-      rows({ 'execute_batch/total': 300, 'execute_batch/floor: bare 10-slot promise pool, same bodies': 200 }),
+      rows({
+        'execute_batch/total': 120,
+        'execute_batch/floor: bare 10-slot promise pool, same bodies': 100,
+      }),
+      rows({
+        'execute_batch/total': 300,
+        'execute_batch/floor: bare 10-slot promise pool, same bodies': 200,
+      }),
     ])
     expect(table).toMatch(/\| bare 10-slot promise pool of the same bodies \| 1\.20–1\.50× \| 120–300 ms \|/)
   })
