@@ -75,16 +75,15 @@ class RunContext {
   }
 }
 
-/** A body's run context plus the switch that ends it. */
-export interface BodyContext {
-  readonly context: ToolRunContext
-  /** Turn `progress` into a no-op and detach the body's signal from the signals it follows. Idempotent. */
-  close(): void
+/** The frozen context a body runs with (`ctx` in `execute(args, ctx)`); end it with {@link closeBody}. */
+export function bodyContext(call: ToolCall, current: AbortSignal): ToolRunContext {
+  return Object.freeze(new RunContext(call, current)) as unknown as ToolRunContext
 }
 
-/** The frozen context a body runs with (`ctx` in `execute(args, ctx)`). */
-export function bodyContext(call: ToolCall, current: AbortSignal): BodyContext {
-  const context = new RunContext(call, current)
-  Object.freeze(context)
-  return { context: context as unknown as ToolRunContext, close: () => RunContext.close(context) }
+/**
+ * End a body: its `progress` becomes a no-op and its signal leaves the signals it follows.
+ * Idempotent. (A plain function rather than a `{ context, close }` pair: two objects fewer per call.)
+ */
+export function closeBody(context: ToolRunContext): void {
+  RunContext.close(context as unknown as RunContext)
 }

@@ -1,6 +1,6 @@
 import { ToolAbortedError, ToolFailedError } from '../errors'
-import type { ToolExecutionResult } from '../types'
-import { type BodyContext, bodyContext } from './body-context'
+import type { ToolExecutionResult, ToolRunContext } from '../types'
+import { bodyContext, closeBody } from './body-context'
 import { normalizeOutput } from './normalize-output'
 import { notifyStage, Stage } from './notify'
 import { abortedBeforeDispatch, failureFromThrow, failureOf } from './results'
@@ -51,10 +51,10 @@ export function aborted(): ToolExecutionResult {
  */
 function endBody(
   call: ToolCall,
-  run: BodyContext,
+  context: ToolRunContext,
   settled: { readonly value: unknown } | { readonly error: unknown },
 ): ToolExecutionResult | Promise<ToolExecutionResult> {
-  run.close()
+  closeBody(context)
   if ('value' in settled) {
     const normalized = normalizeOutput(call.tool!, call.execution, settled.value)
     if (normalized instanceof Promise) return normalized.then((result) => bodyResult(call, result))
@@ -70,23 +70,27 @@ function bodyResult(call: ToolCall, result: ToolExecutionResult): ToolExecutionR
   return tag(call, result)
 }
 
-/** Await an asynchronous body, tracking it until it settles. */
+/**
+ * Await an asynchronous body. While wrappers run it is tracked in `call.pending` until it
+ * settles (a wrapper may return before the body it started; the dispatch waits for it). Without
+ * wrappers the dispatch awaits this very promise, so there is nothing to track.
+ */
 async function awaitBody(
   call: ToolCall,
   promise: Promise<unknown>,
-  run: BodyContext,
+  context: ToolRunContext,
 ): Promise<ToolExecutionResult> {
-  const pending = (call.pending ??= new Set())
-  pending.add(promise)
+  const pending = call.produced === undefined ? undefined : (call.pending ??= new Set())
+  pending?.add(promise)
   let settled: { readonly value: unknown } | { readonly error: unknown }
   try {
     settled = { value: await promise }
   } catch (error) {
     settled = { error }
   }
-  pending.delete(promise)
+  pending?.delete(promise)
   call.onBodySettled?.()
-  return endBody(call, run, settled)
+  return endBody(call, context, settled)
 }
 
 /** A `TOOL_FAILED` result of this dispatch that runs no body (a refused `next()`). */
@@ -112,19 +116,19 @@ export function runBody(
     )
   }
   const tool = call.tool!
-  const run = bodyContext(call, current)
+  const context = bodyContext(call, current)
   call.bodyStarted = true
   notifyStage(call, Stage.BODY_START)
   let value: unknown
   try {
     value = tool.definition.execute(
-      call.parsed === undefined ? run.context.arguments : call.parsed.value,
-      run.context,
+      call.parsed === undefined ? context.arguments : call.parsed.value,
+      context,
     )
   } catch (error) {
-    return endBody(call, run, { error })
+    return endBody(call, context, { error })
   }
   if (typeof (value as PromiseLike<unknown> | null)?.then === 'function')
-    return awaitBody(call, Promise.resolve(value), run)
-  return endBody(call, run, { value })
+    return awaitBody(call, Promise.resolve(value), context)
+  return endBody(call, context, { value })
 }
