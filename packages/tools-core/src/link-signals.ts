@@ -47,15 +47,24 @@ class Fanout {
     return this.first === undefined && (this.more === undefined || this.more.size === 0)
   }
 
+  /** The next follower, or `undefined` when none is left. */
+  next(): Link | undefined {
+    if (this.first !== undefined) return this.first
+    if (this.more === undefined || this.more.size === 0) return undefined
+    return this.more.values().next().value
+  }
+
+  /**
+   * The source aborted: abort each follower with its reason, one at a time, taking each out
+   * first — a follower that an earlier one's abort listeners dispose is never aborted.
+   */
   fire(): void {
     fanouts.delete(this.source)
     const reason = this.source.reason
-    const first = this.first
-    const more = this.more === undefined ? undefined : [...this.more]
-    this.first = undefined
-    this.more = undefined
-    if (first !== undefined) Link.abort(first, reason)
-    if (more !== undefined) for (const link of more) Link.abort(link, reason)
+    for (let link = this.next(); link !== undefined; link = this.next()) {
+      this.delete(link)
+      Link.abort(link, reason)
+    }
   }
 }
 

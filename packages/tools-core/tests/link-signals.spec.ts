@@ -61,4 +61,49 @@ describe('linkSignals', () => {
     again.dispose()
     expect(listeners(source)).toBe(0)
   })
+
+  it('a follower disposed by an earlier follower’s abort listener is not aborted', () => {
+    const source = new AbortController()
+    const links = Array.from({ length: 4 }, () => linkSignals(source.signal))
+    // Whichever follower aborts first disposes all the others from its listener.
+    for (const link of links) {
+      link.signal.addEventListener('abort', () => {
+        for (const other of links) if (other !== link) other.dispose()
+      })
+    }
+    source.abort('stop')
+    expect(links.filter((link) => link.signal.aborted)).toHaveLength(1)
+    expect(listeners(source.signal)).toBe(0)
+  })
+
+  it('followers joining and leaving in any order keep exactly one listener until the last leaves', () => {
+    const source = new AbortController()
+    const [a, b, c] = [linkSignals(source.signal), linkSignals(source.signal), linkSignals(source.signal)]
+    a.dispose() // the first follower leaves while others remain
+    expect(listeners(source.signal)).toBe(1)
+    const d = linkSignals(source.signal) // joins the emptied first place
+    b.dispose()
+    expect(listeners(source.signal)).toBe(1)
+    source.abort('why')
+    expect([a, b, c, d].map((link) => link.signal.aborted)).toEqual([false, false, true, true])
+    expect(c.signal.reason).toBe('why')
+    expect(d.signal.reason).toBe('why')
+    expect(listeners(source.signal)).toBe(0)
+  })
+
+  it('a repeated source is followed once, and aborting it detaches the link from the others', () => {
+    const a = new AbortController()
+    const b = new AbortController()
+    const link = linkSignals(a.signal, b.signal, a.signal)
+    expect([listeners(a.signal), listeners(b.signal)]).toEqual([1, 1])
+    a.abort('first')
+    expect(link.signal.reason).toBe('first')
+    expect([listeners(a.signal), listeners(b.signal)]).toEqual([0, 0])
+  })
+
+  it('a link without sources never aborts', () => {
+    const link = linkSignals()
+    link.dispose()
+    expect(link.signal.aborted).toBe(false)
+  })
 })
