@@ -6,7 +6,8 @@
 //   - the registered MCP tool through our pipeline (`tools.execute`, a fresh signal per call);
 //   - a hand-written local tool whose body makes that same bare SDK call with its `exec.signal`
 //     (the pipeline around an SDK call without this plugin: their difference is the plugin's cost);
-//   - a trivial async local tool through the same pipeline (what any tool pays, MCP or not).
+//   - a trivial async local tool through the same pipeline (what any tool pays, MCP or not);
+//   - the same trivial tool reading `exec.signal` (what the body's own linked signal costs).
 // Reports medians in µs per call and the pipeline's ratio to both floors. The target (≤ 1.1×)
 // is stated against the with-signal floor; see the tools-mcp README for why.
 import { Context } from '@deepseek-ai/cordis'
@@ -78,6 +79,13 @@ export default async function run(): Promise<BenchRow[]> {
     execute: async (input) => (input as { text: string }).text,
   })
   ctx.tools.register({
+    name: 'local_signal',
+    description: 'Echo text, reading the body signal.',
+    parameters: ECHO_SCHEMA,
+    output: { schema: { type: 'string' }, render: (_args, text) => [{ type: 'text', text: String(text) }] },
+    execute: async (input, exec) => (exec.signal.aborted ? '' : (input as { text: string }).text),
+  })
+  ctx.tools.register({
     name: 'sdk_in_body',
     description: 'Echo text through the bare SDK client.',
     parameters: ECHO_SCHEMA,
@@ -106,10 +114,14 @@ export default async function run(): Promise<BenchRow[]> {
     through('bench__echo'),
     through('sdk_in_body'),
     through('local_echo'),
+    through('local_signal'),
   ]
 
   await interleave(paths, CALLS) // JIT warm-up
-  const [bareUs, bareSignalUs, pipelineUs, sdkInBodyUs, localUs] = await interleave(paths, CALLS)
+  const [bareUs, bareSignalUs, pipelineUs, sdkInBodyUs, localUs, localSignalUs] = await interleave(
+    paths,
+    CALLS,
+  )
   await bare.close()
   await ctx.fiber.dispose()
   const row = (metric: string, value: number, unit: string, note?: string): BenchRow =>
@@ -121,6 +133,12 @@ export default async function run(): Promise<BenchRow[]> {
     row('bare SDK callTool, fresh AbortSignal', bareSignalUs!, 'µs/call', 'floor B (the same call)'),
     row('MCP tool through tools.execute', pipelineUs!, 'µs/call'),
     row('trivial async local tool through tools.execute', localUs!, 'µs/call', 'generic pipeline, reference'),
+    row(
+      'trivial async local tool reading exec.signal',
+      localSignalUs!,
+      'µs/call',
+      'minus the row above: the body’s linked signal',
+    ),
     row('ratio pipeline / floor B', pipelineUs! / bareSignalUs!, '×', 'target ≤ 1.1'),
     row('ratio pipeline / floor A', pipelineUs! / bareUs!, '×'),
     row(
