@@ -1,0 +1,160 @@
+// Workload: the Code Mode bridge's host cost per sub-call, without a worker. A scripted
+// `CodeRuntime` makes N sequential awaited binding calls through `host.call`, each answered at
+// once by a synchronous tool, so what is measured is the bridge (admission, argument snapshot,
+// scheduling, promise hops) plus tools-core's pipeline. The floor is the same N calls made
+// straight through `ctx.tools.execute` of a native-mode app (Code Mode refuses direct calls),
+// in the same process, with the same arguments (parsed
+// from JSON text per call, as a worker's calls arrive). Rounds alternate bridge and floor and
+// every path gets the same warm-up; the figures are medians of the rounds.
+//
+// Two argument shapes: a one-field object (`{ i }`, the engines bench's sequential loop) and a
+// ~40-value object (the snapshot's per-value cost shows there).
+import { Context } from '@deepseek-ai/cordis'
+import type { CodeRunHost, CodeRunOutcome, CodeRunRequest, CodeRuntime } from '@dsh/tools-codemode'
+import * as CodeMode from '@dsh/tools-codemode'
+import ToolRuntime, { type JsonValue, type ToolDefinition } from '@dsh/tools-core'
+import type { BenchRow } from './types'
+
+const WORKLOAD = 'codemode_bridge: sequential sub-calls, scripted runtime (no worker)'
+const CALLS = 5_000
+const ROUNDS = 7
+
+type MakeArgs = (i: number) => JsonValue
+
+const small: MakeArgs = (i) => JSON.parse(`{"i":${i}}`) as JsonValue
+
+const MEDIUM_TAIL = JSON.stringify({
+  path: 'src/some/deeper/module-name.ts',
+  flags: { recursive: true, followLinks: false, hidden: false },
+  include: ['*.ts', '*.tsx', '*.json', '*.md'],
+  exclude: ['node_modules', 'dist', '.git'],
+  rows: Array.from({ length: 4 }, (_, k) => ({ id: k, label: `row ${k}`, score: k / 4 })),
+}).slice(1)
+const medium: MakeArgs = (i) => JSON.parse(`{"i":${i},${MEDIUM_TAIL}`) as JsonValue
+
+/** A runtime that runs no program: it makes `calls` awaited binding calls in a row. */
+class ScriptedRuntime implements CodeRuntime {
+  readonly language = 'typescript' as const
+  calls = CALLS
+  makeArgs: MakeArgs = small
+
+  async run(_request: CodeRunRequest, host: CodeRunHost): Promise<CodeRunOutcome> {
+    const { calls, makeArgs } = this
+    let sum = 0
+    for (let i = 0; i < calls; i++) sum += (await host.call('noop', makeArgs(i))) as number
+    return { ok: true, logs: [], result: sum }
+  }
+}
+
+/** A Code Mode app when `runtime` is given, else a native one (the floor's: tools callable directly). */
+async function app(runtime?: ScriptedRuntime): Promise<Context> {
+  const ctx = new Context()
+  await ctx.plugin(ToolRuntime, { mode: runtime === undefined ? 'native' : 'code' })
+  if (runtime !== undefined) {
+    await ctx.plugin({
+      name: 'scripted-runtime',
+      apply: (child: Context) => child.provide('codeRuntime', runtime),
+    })
+    await ctx.plugin(CodeMode)
+  }
+  // Raw JSON Schema, an open object: the medium shape's other fields pass unvalidated.
+  const noop: ToolDefinition<{ i: number }, number> = {
+    name: 'noop',
+    description: 'Returns its input number.',
+    parameters: { type: 'object', properties: { i: { type: 'integer' } }, required: ['i'] },
+    output: {
+      schema: { type: 'integer' },
+      render: (_args, value) => [{ type: 'text', text: String(value) }],
+    },
+    execute: (args) => args.i,
+  }
+  ctx.tools.register(noop)
+  return ctx
+}
+
+let runs = 0
+
+/** µs per sub-call of one `run_code` run making `calls` calls. */
+async function throughBridge(ctx: Context, runtime: ScriptedRuntime, makeArgs: MakeArgs): Promise<number> {
+  runtime.makeArgs = makeArgs
+  const start = performance.now()
+  const result = await ctx.tools.execute({
+    callId: `bridge-${++runs}`,
+    name: 'run_code',
+    arguments: { code: 'scripted', description: 'bridge benchmark' },
+    signal: new AbortController().signal,
+  })
+  const elapsed = performance.now() - start
+  if (result.isError) throw new Error(result.error.message)
+  return (elapsed * 1000) / runtime.calls
+}
+
+/** µs per call of the same calls straight through `ctx.tools.execute` (the floor). */
+async function direct(ctx: Context, calls: number, makeArgs: MakeArgs): Promise<number> {
+  const tools = ctx.tools
+  const signal = new AbortController().signal
+  const start = performance.now()
+  let sum = 0
+  for (let i = 0; i < calls; i++) {
+    const result = await tools.execute({
+      callId: `direct-${i}`,
+      name: 'noop',
+      arguments: makeArgs(i),
+      signal,
+    })
+    if (result.isError) throw new Error(result.error.message)
+    sum += result.value as number
+  }
+  const elapsed = performance.now() - start
+  if (sum < 0) throw new Error('unreachable')
+  return (elapsed * 1000) / calls
+}
+
+function median(samples: number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)]!
+}
+
+export default async function run(): Promise<BenchRow[]> {
+  const runtime = new ScriptedRuntime()
+  const ctx = await app(runtime)
+  const native = await app()
+  const rows: BenchRow[] = []
+  for (const [label, makeArgs] of [
+    ['{ i }', small],
+    ['~40-value object', medium],
+  ] as const) {
+    // The same warm-up for both paths.
+    await throughBridge(ctx, runtime, makeArgs)
+    await direct(native, CALLS, makeArgs)
+    const bridge: number[] = []
+    const floor: number[] = []
+    for (let round = 0; round < ROUNDS; round++) {
+      bridge.push(await throughBridge(ctx, runtime, makeArgs))
+      floor.push(await direct(native, CALLS, makeArgs))
+    }
+    const b = median(bridge)
+    const f = median(floor)
+    rows.push(
+      { workload: WORKLOAD, metric: `${label}: floor, ctx.tools.execute`, value: f, unit: 'µs/call' },
+      { workload: WORKLOAD, metric: `${label}: through the bridge`, value: b, unit: 'µs/call' },
+      {
+        workload: WORKLOAD,
+        metric: `${label}: bridge's own cost`,
+        value: b - f,
+        unit: 'µs/call',
+        note: 'bridge − floor',
+      },
+      {
+        workload: WORKLOAD,
+        metric: `${label}: ratio to floor`,
+        value: b / f,
+        unit: '×',
+        note: 'lower is better',
+      },
+    )
+  }
+  ctx.fiber.dispose()
+  native.fiber.dispose()
+  return rows
+}
