@@ -1,11 +1,12 @@
 // Workload: the Code Mode bridge's host cost per sub-call, without a worker. A scripted
-// `CodeRuntime` makes N sequential awaited binding calls through `host.call`, each answered at
-// once by a synchronous tool, so what is measured is the bridge (admission, argument snapshot,
-// scheduling, promise hops) plus tools-core's pipeline. The floor is the same N calls made
-// straight through `ctx.tools.execute` of a native-mode app (Code Mode refuses direct calls),
-// in the same process, with the same arguments (parsed
-// from JSON text per call, as a worker's calls arrive). Rounds alternate bridge and floor and
-// every path gets the same warm-up; the figures are medians of the rounds.
+// `CodeRuntime` makes N sequential awaited binding calls, each answered at once by a synchronous
+// tool, so what is measured is the bridge (admission, argument snapshot, scheduling, promise
+// hops) plus tools-core's pipeline. Each call's arguments start as JSON text, as a worker's
+// calls arrive, and reach the host two ways: `host.call` (the runtime parses the text; the
+// bridge makes a checked copy) and `host.callJson` (the bridge parses and owns the text's tree:
+// one counting pass, no copy). The floor is the same N calls, arguments parsed from the same
+// text, straight through `ctx.tools.execute` of a native-mode app (Code Mode refuses direct
+// calls). Rounds interleave the three paths after the same warm-up; figures are medians.
 //
 // Two argument shapes: a one-field object (`{ i }`, the engines bench's sequential loop) and a
 // ~40-value object (the snapshot's per-value cost shows there).
@@ -19,9 +20,10 @@ const WORKLOAD = 'codemode_bridge: sequential sub-calls, scripted runtime (no wo
 const CALLS = 5_000
 const ROUNDS = 7
 
-type MakeArgs = (i: number) => JsonValue
+/** One call's argument text, as a worker's call arrives. */
+type MakeArgs = (i: number) => string
 
-const small: MakeArgs = (i) => JSON.parse(`{"i":${i}}`) as JsonValue
+const small: MakeArgs = (i) => `{"i":${i}}`
 
 const MEDIUM_TAIL = JSON.stringify({
   path: 'src/some/deeper/module-name.ts',
@@ -30,18 +32,29 @@ const MEDIUM_TAIL = JSON.stringify({
   exclude: ['node_modules', 'dist', '.git'],
   rows: Array.from({ length: 4 }, (_, k) => ({ id: k, label: `row ${k}`, score: k / 4 })),
 }).slice(1)
-const medium: MakeArgs = (i) => JSON.parse(`{"i":${i},${MEDIUM_TAIL}`) as JsonValue
+const medium: MakeArgs = (i) => `{"i":${i},${MEDIUM_TAIL}`
+
+/**
+ * How the runtime hands a call's arguments to the host: parsed into a value (`host.call`, the
+ * runtime parses) or as the text itself (`host.callJson`, the bridge parses and owns them).
+ */
+type Entry = 'call' | 'callJson'
 
 /** A runtime that runs no program: it makes `calls` awaited binding calls in a row. */
 class ScriptedRuntime implements CodeRuntime {
   readonly language = 'typescript' as const
   calls = CALLS
   makeArgs: MakeArgs = small
+  entry: Entry = 'call'
 
   async run(_request: CodeRunRequest, host: CodeRunHost): Promise<CodeRunOutcome> {
     const { calls, makeArgs } = this
     let sum = 0
-    for (let i = 0; i < calls; i++) sum += (await host.call('noop', makeArgs(i))) as number
+    if (this.entry === 'callJson') {
+      for (let i = 0; i < calls; i++) sum += (await host.callJson!('noop', makeArgs(i))) as number
+    } else {
+      for (let i = 0; i < calls; i++) sum += (await host.call('noop', JSON.parse(makeArgs(i)))) as number
+    }
     return { ok: true, logs: [], result: sum }
   }
 }
@@ -75,8 +88,14 @@ async function app(runtime?: ScriptedRuntime): Promise<Context> {
 let runs = 0
 
 /** µs per sub-call of one `run_code` run making `calls` calls. */
-async function throughBridge(ctx: Context, runtime: ScriptedRuntime, makeArgs: MakeArgs): Promise<number> {
+async function throughBridge(
+  ctx: Context,
+  runtime: ScriptedRuntime,
+  makeArgs: MakeArgs,
+  entry: Entry,
+): Promise<number> {
   runtime.makeArgs = makeArgs
+  runtime.entry = entry
   const start = performance.now()
   const result = await ctx.tools.execute({
     callId: `bridge-${++runs}`,
@@ -99,7 +118,7 @@ async function direct(ctx: Context, calls: number, makeArgs: MakeArgs): Promise<
     const result = await tools.execute({
       callId: `direct-${i}`,
       name: 'noop',
-      arguments: makeArgs(i),
+      arguments: JSON.parse(makeArgs(i)) as JsonValue,
       signal,
     })
     if (result.isError) throw new Error(result.error.message)
@@ -124,35 +143,43 @@ export default async function run(): Promise<BenchRow[]> {
     ['{ i }', small],
     ['~40-value object', medium],
   ] as const) {
-    // The same warm-up for both paths.
-    await throughBridge(ctx, runtime, makeArgs)
+    // The same warm-up for every path.
+    await throughBridge(ctx, runtime, makeArgs, 'call')
+    await throughBridge(ctx, runtime, makeArgs, 'callJson')
     await direct(native, CALLS, makeArgs)
-    const bridge: number[] = []
-    const floor: number[] = []
+    const samples: Record<Entry | 'floor', number[]> = { call: [], callJson: [], floor: [] }
     for (let round = 0; round < ROUNDS; round++) {
-      bridge.push(await throughBridge(ctx, runtime, makeArgs))
-      floor.push(await direct(native, CALLS, makeArgs))
+      samples.call.push(await throughBridge(ctx, runtime, makeArgs, 'call'))
+      samples.floor.push(await direct(native, CALLS, makeArgs))
+      samples.callJson.push(await throughBridge(ctx, runtime, makeArgs, 'callJson'))
     }
-    const b = median(bridge)
-    const f = median(floor)
-    rows.push(
-      { workload: WORKLOAD, metric: `${label}: floor, ctx.tools.execute`, value: f, unit: 'µs/call' },
-      { workload: WORKLOAD, metric: `${label}: through the bridge`, value: b, unit: 'µs/call' },
-      {
-        workload: WORKLOAD,
-        metric: `${label}: bridge's own cost`,
-        value: b - f,
-        unit: 'µs/call',
-        note: 'bridge − floor',
-      },
-      {
-        workload: WORKLOAD,
-        metric: `${label}: ratio to floor`,
-        value: b / f,
-        unit: '×',
-        note: 'lower is better',
-      },
-    )
+    const floor = median(samples.floor)
+    rows.push({
+      workload: WORKLOAD,
+      metric: `${label}: floor, ctx.tools.execute`,
+      value: floor,
+      unit: 'µs/call',
+    })
+    for (const entry of ['call', 'callJson'] as const) {
+      const bridge = median(samples[entry])
+      rows.push(
+        { workload: WORKLOAD, metric: `${label}: host.${entry}`, value: bridge, unit: 'µs/call' },
+        {
+          workload: WORKLOAD,
+          metric: `${label}: host.${entry}, bridge's own cost`,
+          value: bridge - floor,
+          unit: 'µs/call',
+          note: 'bridge − floor',
+        },
+        {
+          workload: WORKLOAD,
+          metric: `${label}: host.${entry}, ratio to floor`,
+          value: bridge / floor,
+          unit: '×',
+          note: 'lower is better',
+        },
+      )
+    }
   }
   ctx.fiber.dispose()
   native.fiber.dispose()
