@@ -100,6 +100,13 @@ describe('host.callJson', () => {
     expect(reached.policy).toBe(1)
   })
 
+  it('the pipeline takes the admitted tree as is: one parse, no second copy', async () => {
+    const { ctx, reached } = await start()
+    expect(resultOf(await runCode(ctx, "return await tools.take({ v: { deep: ['x'] } })"))).toBe(1)
+    // The dispatch event carries the bridge's admitted value; the body sees the same object.
+    expect(reached.args[0]).toBe(reached.events[0])
+  })
+
   it('refuses text that is not JSON or holds a lossy number, before policy', async () => {
     const { ctx, reached } = await start(
       {},
@@ -145,8 +152,8 @@ describe('host.callJson', () => {
     expect(reached).toMatchObject({ policy: 1, bodies: 1 })
   })
 
-  it('a 3M-value argument text is refused on maxArgumentNodes under the defaults', async () => {
-    const { ctx, reached } = await start({}, rawTextRuntime([`{"v":[${'0,'.repeat(3_000_000)}0]}`]))
+  it('an argument text of 2,000,001 values is refused on maxArgumentNodes under the defaults', async () => {
+    const { ctx, reached } = await start({}, rawTextRuntime([`{"v":[${'0,'.repeat(2_000_000)}0]}`]))
     const [message] = resultOf(await runCode(ctx, 'scripted')) as [string]
     expect(message).toMatch(
       /^arguments too large: counting stopped at \$\.v, past .*`maxArgumentNodes` \(2000000/,
