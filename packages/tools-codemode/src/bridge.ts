@@ -16,7 +16,12 @@ import { CallScheduler, RESERVED_TOOL_NAME, TOOL_SEARCH_TOOL_NAME } from '@dsh/t
 import type { DispatchEventPort, ToolRuntimePort } from './bridge-ports'
 import type { CodeRunHost, CodeRunOutcome, CodeRuntime } from './code-runtime'
 import { ToolCallError } from './errors'
-import { SubCallAdmission, type SubCallLimits } from './sub-call-admission'
+import {
+  type AdmittedArguments,
+  type RefusedCall,
+  SubCallAdmission,
+  type SubCallLimits,
+} from './sub-call-admission'
 
 /** What a bridge needs from its surroundings. */
 export interface BridgeEnvironment {
@@ -85,19 +90,42 @@ export class CodeRunBridge implements CodeRunHost {
    * `ToolCallError` and reaches neither policy nor a tool.
    */
   readonly call = (name: string, args: JsonValue): Promise<JsonValue> => {
+    const refused = this.refuseUnadmitted(name)
+    if (refused !== undefined) return refused
+    return this.submit(name, this.admission.admit(args))
+  }
+
+  /**
+   * {@link call} with the arguments as JSON text (bound). The bridge parses the text, so it
+   * owns the arguments and admits them without a copy (`SubCallAdmission.admitJson`).
+   */
+  readonly callJson = (name: string, argsJson: string): Promise<JsonValue> => {
+    const refused = this.refuseUnadmitted(name)
+    if (refused !== undefined) return refused
+    if (typeof argsJson !== 'string') return rejectWith(name, 'arguments JSON must be a string')
+    return this.submit(name, this.admission.admitJson(argsJson))
+  }
+
+  /**
+   * Count the call and check what comes before its arguments are read: the run still going,
+   * `maxSubCallsPerRun`, and the name being a binding. The refusal, or `undefined`.
+   */
+  private refuseUnadmitted(name: string): Promise<never> | undefined {
     if (this.ended) return rejectWith(name, 'the run_code program has already finished')
-    const admission = this.admission
-    const overLimit = admission.count()
+    const overLimit = this.admission.count()
     if (overLimit !== undefined) return rejectWith(String(name), overLimit.message)
-    if (typeof name !== 'string' || !this.names.has(name)) {
-      // Deferred tools are not bindings until tool_search loads them (from the next run on).
-      const hint = this.names.has(TOOL_SEARCH_TOOL_NAME)
-        ? `; a deferred tool must be loaded with \`tools.${TOOL_SEARCH_TOOL_NAME}(...)\` first (it is a binding from the next run)`
-        : ''
-      return rejectWith(String(name), `unknown tool: ${String(name)} is not a binding of this run${hint}`)
-    }
-    const admitted = admission.admit(args)
+    if (typeof name === 'string' && this.names.has(name)) return undefined
+    // Deferred tools are not bindings until tool_search loads them (from the next run on).
+    const hint = this.names.has(TOOL_SEARCH_TOOL_NAME)
+      ? `; a deferred tool must be loaded with \`tools.${TOOL_SEARCH_TOOL_NAME}(...)\` first (it is a binding from the next run)`
+      : ''
+    return rejectWith(String(name), `unknown tool: ${String(name)} is not a binding of this run${hint}`)
+  }
+
+  /** Queue an admitted call (or reject a refused one) and return the program's promise. */
+  private submit(name: string, admitted: AdmittedArguments | RefusedCall): Promise<JsonValue> {
     if (!admitted.ok) return rejectWith(name, admitted.message)
+    const admission = this.admission
     const snapshot = admitted.value
     const n = this.submitted + 1
     const exec = this.exec

@@ -25,6 +25,14 @@ export interface CodeRunHost {
    * `ToolCallError` (toolName + message only) when the call fails for any reason.
    */
   call(name: string, args: JsonValue): Promise<JsonValue>
+  /**
+   * {@link call} with the arguments as JSON text (one JSON value), for a runtime that receives
+   * each call's arguments as text: the host parses the text itself, so it owns the parsed value
+   * and skips the defensive copy `call` makes (same limits, same refusals; text the host cannot
+   * parse fails the call with a `ToolCallError`). A call without arguments goes through `call`.
+   * Code Mode's host always provides it; it is optional so hand-written hosts need not.
+   */
+  callJson?(name: string, argsJson: string): Promise<JsonValue>
   /** Follows the outer `run_code` call's signal; the runtime must stop the program when it aborts. */
   readonly signal: AbortSignal
   /** Optional live log sink: each line as the program prints it. */

@@ -4,7 +4,14 @@
  * may be (counted while they are read), and how many argument bytes may wait in the queue.
  * They hold for every `CodeRuntime`, whatever language the program is written in.
  */
-import { isToolsError, JsonBudgetError, type JsonValue, snapshotJsonMeasured } from '@dsh/tools-core'
+import {
+  isToolsError,
+  JsonBudgetError,
+  type JsonSnapshot,
+  type JsonValue,
+  snapshotJsonMeasured,
+} from '@dsh/tools-core'
+import { snapshotJsonText } from '@dsh/tools-schema'
 import type { CodeModeConfig } from './config'
 
 /** A call's arguments admitted: the snapshot and its size in queue bytes. */
@@ -32,6 +39,11 @@ function budgetMessage(error: JsonBudgetError, limits: SubCallLimits): string {
     `arguments too large: counting stopped at ${error.path}, past the Code Mode limit \`${key}\` ` +
     `(${max} ${unit} per call; a shared reference counts at every occurrence)`
   )
+}
+
+/** An admitted snapshot; its queue bytes are its string code units plus one per JSON value. */
+function admitted(snapshot: JsonSnapshot): AdmittedArguments {
+  return { ok: true, value: snapshot.value, bytes: snapshot.stringLength + snapshot.nodes }
 }
 
 /** Per-run counters. One instance per run; not shared. */
@@ -62,26 +74,40 @@ export class SubCallAdmission {
    * drops them: a program writes an absent optional argument that way.
    */
   admit(args: unknown): AdmittedArguments | RefusedCall {
-    const limits = this.limits
-    if (this.outstanding >= limits.maxOutstandingSubCalls) {
-      return {
-        ok: false,
-        message:
-          `too many outstanding calls: ${this.outstanding} tool calls of this run are already queued ` +
-          'or running; await some before making more (Code Mode limit `maxOutstandingSubCalls`)',
-      }
-    }
+    const busy = this.busy()
+    if (busy !== undefined) return busy
     try {
-      const snapshot = snapshotJsonMeasured(args, {
-        omitUndefinedProperties: true,
-        maxNodes: limits.maxArgumentNodes,
-        maxStringLength: limits.maxArgumentStringLength,
-      })
-      return { ok: true, value: snapshot.value, bytes: snapshot.stringLength + snapshot.nodes }
+      return admitted(
+        snapshotJsonMeasured(args, {
+          omitUndefinedProperties: true,
+          maxNodes: this.limits.maxArgumentNodes,
+          maxStringLength: this.limits.maxArgumentStringLength,
+        }),
+      )
     } catch (error) {
-      if (error instanceof JsonBudgetError) return { ok: false, message: budgetMessage(error, limits) }
-      const detail = isToolsError(error) || error instanceof Error ? error.message : String(error)
-      return { ok: false, message: `arguments are not lossless JSON: ${detail}` }
+      return this.refusal(error)
+    }
+  }
+
+  /**
+   * {@link admit} for arguments handed over as JSON text. The admission parses the text itself,
+   * so it owns the parsed tree: no one else can reach or change it, and text holds no shared
+   * references, cycles or non-plain values. The per-call copy and check of `admit` reduce to
+   * one counting pass under the same budgets (same totals, same refusals) that freezes the tree
+   * in place.
+   */
+  admitJson(argsJson: string): AdmittedArguments | RefusedCall {
+    const busy = this.busy()
+    if (busy !== undefined) return busy
+    try {
+      return admitted(
+        snapshotJsonText(argsJson, {
+          maxNodes: this.limits.maxArgumentNodes,
+          maxStringLength: this.limits.maxArgumentStringLength,
+        }),
+      )
+    } catch (error) {
+      return this.refusal(error)
     }
   }
 
@@ -116,5 +142,23 @@ export class SubCallAdmission {
   /** A submitted call settled. */
   settled(): void {
     this.outstanding--
+  }
+
+  /** The refusal when `maxOutstandingSubCalls` calls are already queued or running. */
+  private busy(): RefusedCall | undefined {
+    if (this.outstanding < this.limits.maxOutstandingSubCalls) return undefined
+    return {
+      ok: false,
+      message:
+        `too many outstanding calls: ${this.outstanding} tool calls of this run are already queued ` +
+        'or running; await some before making more (Code Mode limit `maxOutstandingSubCalls`)',
+    }
+  }
+
+  /** Why a snapshot failed, as the call's refusal. */
+  private refusal(error: unknown): RefusedCall {
+    if (error instanceof JsonBudgetError) return { ok: false, message: budgetMessage(error, this.limits) }
+    const detail = isToolsError(error) || error instanceof Error ? error.message : String(error)
+    return { ok: false, message: `arguments are not lossless JSON: ${detail}` }
   }
 }

@@ -61,6 +61,7 @@ export {
   snapshotJson,
   snapshotJsonMeasured,
 } from './snapshot-json'
+export { type SnapshotJsonTextOptions, snapshotJsonText } from './snapshot-json-text'
 export {
   PROVIDER_DIALECTS,
   type ProviderDialect,

@@ -1,6 +1,7 @@
-import { JsonBudgetError, type JsonBudgetLimit, LosslessJsonError } from './errors'
+import { JsonBudgetError, LosslessJsonError } from './errors'
 import { arrayItems, describeObject, plainEntries, scalarProblem } from './internal/json-members'
 import { formatPath, type PathNode } from './internal/path'
+import { knownSnapshot, readBudget, recordSnapshot } from './internal/snapshot-registry'
 import type { JsonValue } from './types'
 
 /** Options of {@link snapshotJson} and {@link snapshotJsonMeasured}. All default to off. */
@@ -60,24 +61,12 @@ interface ExitFrame {
   readonly exit: Visit
 }
 
-/** Sizes of roots this module returned: deep-frozen snapshots already, so a re-snapshot is free. */
-const snapshots = new WeakMap<object, { readonly nodes: number; readonly stringLength: number }>()
-
 function pathOf(frame: Frame): string {
   return frame.key === undefined ? '$' : formatPath(frame as PathNode)
 }
 
 function childFrame(frame: Frame, value: unknown, key: string | number, target: Frame['target']): Frame {
   return { value, parent: frame.key === undefined ? undefined : (frame as PathNode), key, target }
-}
-
-function budget(options: SnapshotJsonOptions, limit: JsonBudgetLimit, min: number): number {
-  const value = options[limit]
-  if (value === undefined) return Number.POSITIVE_INFINITY
-  if (!Number.isSafeInteger(value) || value < min) {
-    throw new RangeError(`snapshotJson(): \`${limit}\` must be an integer ≥ ${min}`)
-  }
-  return value
 }
 
 /**
@@ -88,8 +77,8 @@ function budget(options: SnapshotJsonOptions, limit: JsonBudgetLimit, min: numbe
  * @param options — undefined-property handling and budgets.
  */
 export function snapshotJsonMeasured(value: unknown, options: SnapshotJsonOptions = {}): JsonSnapshot {
-  const maxNodes = budget(options, 'maxNodes', 1)
-  const maxStringLength = budget(options, 'maxStringLength', 0)
+  const maxNodes = readBudget(options, 'maxNodes', 1, 'snapshotJson')
+  const maxStringLength = readBudget(options, 'maxStringLength', 0, 'snapshotJson')
   const omitUndefined = options.omitUndefinedProperties === true
   let nodes = 0
   let stringLength = 0
@@ -100,7 +89,7 @@ export function snapshotJsonMeasured(value: unknown, options: SnapshotJsonOption
   }
 
   if (typeof value === 'object' && value !== null) {
-    const known = snapshots.get(value)
+    const known = knownSnapshot(value)
     if (known !== undefined) {
       nodes = known.nodes
       stringLength = known.stringLength
@@ -153,7 +142,7 @@ export function snapshotJsonMeasured(value: unknown, options: SnapshotJsonOption
   for (const visit of visits.values()) Object.freeze(visit.copy)
   const result = { value: root.value as JsonValue, nodes, stringLength }
   if (typeof root.value === 'object' && root.value !== null)
-    snapshots.set(root.value, { nodes, stringLength })
+    recordSnapshot(root.value, { nodes, stringLength })
   return result
 
   /** Check and open one container: count it, queue its members, return its (empty) copy. */
