@@ -90,21 +90,28 @@ async function wrapped(call: ToolCall, listeners: readonly Listener[]): Promise<
 }
 
 /**
- * Steps 7–8: the dispatch (wrappers, body, normalization) and the abort rule: once the caller
- * aborted, a body success is `ABORTED`; any failure stays. Sets `call.result`; never throws.
+ * The abort rule, once the dispatch produced `result`: once the caller aborted, a body success
+ * is `ABORTED`; any failure stays.
  */
-export async function dispatchCall(call: ToolCall): Promise<void> {
+function conclude(call: ToolCall, result: ToolExecutionResult): void {
+  call.dispatched = true
+  call.result = !result.isError && call.bodyStarted && call.callerSignal.aborted ? aborted() : result
+}
+
+/**
+ * Steps 7–8: the dispatch (wrappers, body, normalization) and the abort rule. Sets
+ * `call.result`. Synchronous when nobody wraps `tools/execute` and the body and its output
+ * check are synchronous, so such a call pays for no promise here.
+ */
+export function dispatchCall(call: ToolCall): void | Promise<void> {
   const listeners = listenersFor(call.runtime.hooks, 'tools/execute', call.execution.agent)
-  let result: ToolExecutionResult
   if (listeners === undefined) {
     const run = runBody(call, call.callerSignal)
-    result = run instanceof Promise ? await run : run
-  } else {
-    call.onBodySettled = undefined
-    call.produced = []
-    result = await wrapped(call, listeners)
+    if (run instanceof Promise) return run.then((result) => conclude(call, result))
+    conclude(call, run)
+    return
   }
-  call.dispatched = true
-  if (!result.isError && call.bodyStarted && call.callerSignal.aborted) result = aborted()
-  call.result = result
+  call.onBodySettled = undefined
+  call.produced = []
+  return wrapped(call, listeners).then((result) => conclude(call, result))
 }

@@ -60,19 +60,30 @@ function policyStage(call: ToolCall): StageOutcome | Promise<StageOutcome> {
   )
 }
 
+/** A dispatch that threw: `TOOL_FAILED`, settled only once every body it started has settled. */
+function dispatchFailed(call: ToolCall, error: unknown): Promise<StageOutcome> {
+  call.dispatched = true
+  call.result = failureFromThrow(error, ToolFailedError, 'dispatch failed: ')
+  return settleBodies(call).then(() => CONTINUE)
+}
+
 /**
  * Steps 7–8: dispatch sets the body's result and continues (post-execute sees it). It never
  * settles before every body it started has settled, even when the dispatch itself failed.
+ * Synchronous when the dispatch is.
  */
-async function dispatchStage(call: ToolCall): Promise<StageOutcome> {
+function dispatchStage(call: ToolCall): StageOutcome | Promise<StageOutcome> {
+  let dispatching: void | Promise<void>
   try {
-    await dispatchCall(call)
+    dispatching = dispatchCall(call)
   } catch (error) {
-    call.dispatched = true
-    call.result = failureFromThrow(error, ToolFailedError, 'dispatch failed: ')
-    await settleBodies(call)
+    return dispatchFailed(call, error)
   }
-  return CONTINUE
+  if (dispatching === undefined) return CONTINUE
+  return dispatching.then(
+    () => CONTINUE,
+    (error: unknown) => dispatchFailed(call, error),
+  )
 }
 
 /** Step 9: the post-execute waterfall, only when someone listens. */
