@@ -1,6 +1,7 @@
 import { JsonBudgetError, type JsonBudgetLimit, LosslessJsonError } from './errors'
 import { arrayItems, describeObject, plainEntries, scalarProblem } from './internal/json-members'
 import { formatPath, type PathNode } from './internal/path'
+import { stampedSize, stampSnapshot } from './internal/snapshot-stamp'
 import type { JsonValue } from './types'
 
 /** Options of {@link snapshotJson} and {@link snapshotJsonMeasured}. All default to off. */
@@ -60,9 +61,6 @@ interface ExitFrame {
   readonly exit: Visit
 }
 
-/** Sizes of roots this module returned: deep-frozen snapshots already, so a re-snapshot is free. */
-const snapshots = new WeakMap<object, { readonly nodes: number; readonly stringLength: number }>()
-
 function pathOf(frame: Frame): string {
   return frame.key === undefined ? '$' : formatPath(frame as PathNode)
 }
@@ -99,8 +97,9 @@ export function snapshotJsonMeasured(value: unknown, options: SnapshotJsonOption
       : new JsonBudgetError(pathOf(frame), 'maxStringLength', maxStringLength)
   }
 
+  // A root this function returned is deep-frozen and lossless already: only its size is checked.
   if (typeof value === 'object' && value !== null) {
-    const known = snapshots.get(value)
+    const known = stampedSize(value)
     if (known !== undefined) {
       nodes = known.nodes
       stringLength = known.stringLength
@@ -150,11 +149,11 @@ export function snapshotJsonMeasured(value: unknown, options: SnapshotJsonOption
     else if (frame.key === '__proto__') Object.defineProperty(target, frame.key, { value: copy })
     else target[frame.key as string] = copy
   }
+  const copy = root.value
+  // Stamped before it is frozen (see `snapshot-stamp`).
+  if (typeof copy === 'object' && copy !== null) stampSnapshot(copy, nodes, stringLength)
   for (const visit of visits.values()) Object.freeze(visit.copy)
-  const result = { value: root.value as JsonValue, nodes, stringLength }
-  if (typeof root.value === 'object' && root.value !== null)
-    snapshots.set(root.value, { nodes, stringLength })
-  return result
+  return { value: copy as JsonValue, nodes, stringLength }
 
   /** Check and open one container: count it, queue its members, return its (empty) copy. */
   function enter(frame: Frame, current: object): object {

@@ -116,6 +116,31 @@ describe('snapshotJson', () => {
     expect(snapshotJson(lookalike)).not.toBe(lookalike)
   })
 
+  it('a returned snapshot looks exactly like a plain frozen value to every reflective API', () => {
+    for (const input of [{ a: 1, b: ['x'] }, [1, { c: null }], {}]) {
+      const snapshot = snapshotJson(input)
+      const plain = Object.freeze(structuredClone(input))
+      expect(Reflect.ownKeys(snapshot as object)).toEqual(Reflect.ownKeys(plain))
+      expect(Object.getOwnPropertyDescriptors(snapshot)).toEqual(Object.getOwnPropertyDescriptors(plain))
+      expect(Object.getPrototypeOf(snapshot)).toBe(Object.getPrototypeOf(plain))
+      expect(JSON.stringify(snapshot)).toBe(JSON.stringify(input))
+      expect(structuredClone(snapshot)).toStrictEqual(structuredClone(input))
+      expect(Object.isFrozen(snapshot)).toBe(true)
+    }
+  })
+
+  it('recognises only the snapshot itself: nested members, proxies and copies of it are copied', () => {
+    const snapshot = snapshotJson({ inner: { a: 1 } }) as { inner: object }
+    expect(snapshotJson(snapshot)).toBe(snapshot)
+    expect(snapshotJson(snapshot.inner)).not.toBe(snapshot.inner)
+    expect(snapshotJson(snapshot.inner)).toEqual({ a: 1 })
+    const proxy = new Proxy(snapshot, {})
+    expect(snapshotJson(proxy)).not.toBe(proxy)
+    expect(snapshotJson(proxy)).toEqual(snapshot)
+    const spread = { ...snapshot }
+    expect(snapshotJson(spread)).not.toBe(spread)
+  })
+
   it('names the full path of a problem deep inside nested containers', () => {
     const value = { outer: [{ 'odd key': [0, { leaf: Number.NaN }] }] }
     expect(() => snapshotJson(value)).toThrow(
