@@ -90,28 +90,24 @@ async function wrapped(call: ToolCall, listeners: readonly Listener[]): Promise<
 }
 
 /**
- * The abort rule, once the dispatch produced `result`: once the caller aborted, a body success
- * is `ABORTED`; any failure stays.
+ * Steps 7–8 end: the abort rule over what the dispatch produced (once the caller aborted, a
+ * body success is `ABORTED`; any failure stays). Sets `call.result`; after it, no `next()` a
+ * wrapper fires runs a body.
  */
-function conclude(call: ToolCall, result: ToolExecutionResult): void {
+export function concludeDispatch(call: ToolCall, result: ToolExecutionResult): void {
   call.dispatched = true
   call.result = !result.isError && call.bodyStarted && call.callerSignal.aborted ? aborted() : result
 }
 
 /**
- * Steps 7–8: the dispatch (wrappers, body, normalization) and the abort rule. Sets
- * `call.result`. Synchronous when nobody wraps `tools/execute` and the body and its output
- * check are synchronous, so such a call pays for no promise here.
+ * Steps 7–8: the dispatch (wrappers, body, normalization); its result goes to
+ * {@link concludeDispatch}. Synchronous when nobody wraps `tools/execute` and the body and its
+ * output check are synchronous, so such a call pays for no promise here.
  */
-export function dispatchCall(call: ToolCall): void | Promise<void> {
+export function dispatchCall(call: ToolCall): ToolExecutionResult | Promise<ToolExecutionResult> {
   const listeners = listenersFor(call.runtime.hooks, 'tools/execute', call.execution.agent)
-  if (listeners === undefined) {
-    const run = runBody(call, call.callerSignal)
-    if (run instanceof Promise) return run.then((result) => conclude(call, result))
-    conclude(call, run)
-    return
-  }
+  if (listeners === undefined) return runBody(call, call.callerSignal)
   call.onBodySettled = undefined
   call.produced = []
-  return wrapped(call, listeners).then((result) => conclude(call, result))
+  return wrapped(call, listeners)
 }

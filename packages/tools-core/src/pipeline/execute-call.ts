@@ -10,7 +10,10 @@ import type { PipelineRuntime } from './tool-call'
  * resolved promise and no microtask hop per stage. Throws (a `TypeError`) only for a malformed
  * input; every other failure is a result.
  */
-export function executeCall(runtime: PipelineRuntime, input: ToolExecutionInput): Promise<ToolExecutionResult> {
+export function executeCall(
+  runtime: PipelineRuntime,
+  input: ToolExecutionInput,
+): Promise<ToolExecutionResult> {
   const call = prepareCall(runtime, input)
   const outcome = runStages(call, StageIndex.PREPARE, StageIndex.PUBLISH)
   if (outcome instanceof Promise) return outcome.then(() => publishResult(call))

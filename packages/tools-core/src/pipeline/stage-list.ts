@@ -6,7 +6,8 @@
  * that reads the outcome — skips every later stage up to publication.
  */
 import { PostPolicyError, ToolFailedError } from '../errors'
-import { dispatchCall, settleBodies } from './dispatch-call'
+import type { ToolExecutionResult } from '../types'
+import { concludeDispatch, dispatchCall, settleBodies } from './dispatch-call'
 import { parseArguments } from './parse-arguments'
 import { runPostExecute } from './post-execute'
 import { abortedBeforeDispatch, failureFromThrow } from './results'
@@ -73,15 +74,21 @@ function dispatchFailed(call: ToolCall, error: unknown): Promise<StageOutcome> {
  * Synchronous when the dispatch is.
  */
 function dispatchStage(call: ToolCall): StageOutcome | Promise<StageOutcome> {
-  let dispatching: void | Promise<void>
+  let dispatching: ToolExecutionResult | Promise<ToolExecutionResult>
   try {
     dispatching = dispatchCall(call)
   } catch (error) {
     return dispatchFailed(call, error)
   }
-  if (dispatching === undefined) return CONTINUE
+  if (!(dispatching instanceof Promise)) {
+    concludeDispatch(call, dispatching)
+    return CONTINUE
+  }
   return dispatching.then(
-    () => CONTINUE,
+    (result) => {
+      concludeDispatch(call, result)
+      return CONTINUE
+    },
     (error: unknown) => dispatchFailed(call, error),
   )
 }
