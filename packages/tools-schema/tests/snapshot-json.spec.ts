@@ -88,6 +88,26 @@ describe('snapshotJson', () => {
 
   it('rejects symbol keys', () => {
     expect(() => snapshotJson({ [Symbol('k')]: 1 })).toThrow(LosslessJsonError)
+    expect(rejection({ a: { ok: 1, [Symbol('k')]: 1 } })).toMatchObject({
+      path: '$.a',
+      message: expect.stringContaining('symbol key Symbol(k)'),
+    })
+    // also non-enumerable symbol keys, and on a null-prototype object
+    const hidden = Object.defineProperty(Object.create(null), Symbol('h'), { value: 1, enumerable: false })
+    expect(rejection(hidden).message).toContain('symbol key Symbol(h)')
+  })
+
+  it('reports a string key’s problem before a symbol key, whatever the definition order', () => {
+    const value = { [Symbol('first')]: 1 } as Record<string | symbol, unknown>
+    Object.defineProperty(value, 'later', { value: 1, enumerable: false })
+    expect(rejection(value).path).toBe('$.later')
+    const accessor = {
+      [Symbol('s')]: 1,
+      get g() {
+        return 1
+      },
+    }
+    expect(rejection(accessor).path).toBe('$.g')
   })
 
   it('rejects non-enumerable properties', () => {
