@@ -10,7 +10,8 @@
 import { JsonBudgetError, LosslessJsonError } from './errors'
 import { scalarProblem } from './internal/json-members'
 import { formatSegment } from './internal/path'
-import { readBudget, recordSnapshot } from './internal/snapshot-registry'
+import { readBudget } from './internal/snapshot-budget'
+import { stampSnapshot } from './internal/snapshot-stamp'
 import type { JsonSnapshot, SnapshotJsonOptions } from './snapshot-json'
 import type { JsonValue } from './types'
 
@@ -49,8 +50,8 @@ function pathOf(levels: readonly Level[]): string {
  *   number literal out of range.
  */
 export function snapshotJsonText(text: string, options: SnapshotJsonTextOptions = {}): JsonSnapshot {
-  const maxNodes = readBudget(options, 'maxNodes', 1, 'snapshotJsonText')
-  const maxStringLength = readBudget(options, 'maxStringLength', 0, 'snapshotJsonText')
+  const maxNodes = readBudget(options.maxNodes, 'maxNodes', 1, 'snapshotJsonText')
+  const maxStringLength = readBudget(options.maxStringLength, 'maxStringLength', 0, 'snapshotJsonText')
   let root: unknown
   try {
     root = JSON.parse(text)
@@ -66,6 +67,9 @@ export function snapshotJsonText(text: string, options: SnapshotJsonTextOptions 
       ? new JsonBudgetError(pathOf(levels), 'maxNodes', maxNodes)
       : new JsonBudgetError(pathOf(levels), 'maxStringLength', maxStringLength)
   }
+
+  /** Freeze a container as it is opened — all but the root, which is stamped first. */
+  const freezeMember = <T extends object>(value: T): T => (value === root ? value : Object.freeze(value))
 
   /** Count one value; a container is counted with its members' slots and opened. */
   const visit = (value: unknown): void => {
@@ -84,14 +88,14 @@ export function snapshotJsonText(text: string, options: SnapshotJsonTextOptions 
         nodes += value.length
         over()
       }
-      levels.push({ container: Object.freeze(value), keys: undefined, length: value.length, index: 0 })
+      levels.push({ container: freezeMember(value), keys: undefined, length: value.length, index: 0 })
       return
     }
     const keys = Object.keys(value)
     for (const key of keys) stringLength += key.length
     if (nodes + keys.length > maxNodes) nodes += keys.length
     if (nodes > maxNodes || stringLength > maxStringLength) over()
-    levels.push({ container: Object.freeze(value), keys, length: keys.length, index: 0 })
+    levels.push({ container: freezeMember(value), keys, length: keys.length, index: 0 })
   }
 
   visit(root)
@@ -110,6 +114,10 @@ export function snapshotJsonText(text: string, options: SnapshotJsonTextOptions 
         : (level.container as Readonly<Record<string, unknown>>)[keys[at]!],
     )
   }
-  if (typeof root === 'object' && root !== null) recordSnapshot(root, { nodes, stringLength })
+  if (typeof root === 'object' && root !== null) {
+    // The root is stamped before it is frozen (see `snapshot-stamp`); every member already is.
+    stampSnapshot(root, nodes, stringLength)
+    Object.freeze(root)
+  }
   return { value: root as JsonValue, nodes, stringLength }
 }

@@ -1,7 +1,8 @@
 import { JsonBudgetError, LosslessJsonError } from './errors'
 import { arrayItems, describeObject, plainEntries, scalarProblem } from './internal/json-members'
 import { formatPath, type PathNode } from './internal/path'
-import { knownSnapshot, readBudget, recordSnapshot } from './internal/snapshot-registry'
+import { readBudget } from './internal/snapshot-budget'
+import { stampedSize, stampSnapshot } from './internal/snapshot-stamp'
 import type { JsonValue } from './types'
 
 /** Options of {@link snapshotJson} and {@link snapshotJsonMeasured}. All default to off. */
@@ -69,6 +70,8 @@ function childFrame(frame: Frame, value: unknown, key: string | number, target: 
   return { value, parent: frame.key === undefined ? undefined : (frame as PathNode), key, target }
 }
 
+const NO_OPTIONS: SnapshotJsonOptions = Object.freeze({})
+
 /**
  * Like {@link snapshotJson}, and also returns the snapshot's size as counted against the
  * budgets (for callers that account for it, e.g. queued bytes).
@@ -76,9 +79,13 @@ function childFrame(frame: Frame, value: unknown, key: string | number, target: 
  * @param value — the value to copy.
  * @param options — undefined-property handling and budgets.
  */
-export function snapshotJsonMeasured(value: unknown, options: SnapshotJsonOptions = {}): JsonSnapshot {
-  const maxNodes = readBudget(options, 'maxNodes', 1, 'snapshotJson')
-  const maxStringLength = readBudget(options, 'maxStringLength', 0, 'snapshotJson')
+export function snapshotJsonMeasured(
+  value: unknown,
+  options: SnapshotJsonOptions = NO_OPTIONS,
+): JsonSnapshot {
+  // Each option is read once, by name (a read by a computed key is a slow lookup).
+  const maxNodes = readBudget(options.maxNodes, 'maxNodes', 1, 'snapshotJson')
+  const maxStringLength = readBudget(options.maxStringLength, 'maxStringLength', 0, 'snapshotJson')
   const omitUndefined = options.omitUndefinedProperties === true
   let nodes = 0
   let stringLength = 0
@@ -88,8 +95,9 @@ export function snapshotJsonMeasured(value: unknown, options: SnapshotJsonOption
       : new JsonBudgetError(pathOf(frame), 'maxStringLength', maxStringLength)
   }
 
+  // A root this function returned is deep-frozen and lossless already: only its size is checked.
   if (typeof value === 'object' && value !== null) {
-    const known = knownSnapshot(value)
+    const known = stampedSize(value)
     if (known !== undefined) {
       nodes = known.nodes
       stringLength = known.stringLength
@@ -139,11 +147,11 @@ export function snapshotJsonMeasured(value: unknown, options: SnapshotJsonOption
     else if (frame.key === '__proto__') Object.defineProperty(target, frame.key, { value: copy })
     else target[frame.key as string] = copy
   }
+  const copy = root.value
+  // Stamped before it is frozen (see `snapshot-stamp`).
+  if (typeof copy === 'object' && copy !== null) stampSnapshot(copy, nodes, stringLength)
   for (const visit of visits.values()) Object.freeze(visit.copy)
-  const result = { value: root.value as JsonValue, nodes, stringLength }
-  if (typeof root.value === 'object' && root.value !== null)
-    recordSnapshot(root.value, { nodes, stringLength })
-  return result
+  return { value: copy as JsonValue, nodes, stringLength }
 
   /** Check and open one container: count it, queue its members, return its (empty) copy. */
   function enter(frame: Frame, current: object): object {

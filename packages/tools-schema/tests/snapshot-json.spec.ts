@@ -88,6 +88,26 @@ describe('snapshotJson', () => {
 
   it('rejects symbol keys', () => {
     expect(() => snapshotJson({ [Symbol('k')]: 1 })).toThrow(LosslessJsonError)
+    expect(rejection({ a: { ok: 1, [Symbol('k')]: 1 } })).toMatchObject({
+      path: '$.a',
+      message: expect.stringContaining('symbol key Symbol(k)'),
+    })
+    // also non-enumerable symbol keys, and on a null-prototype object
+    const hidden = Object.defineProperty(Object.create(null), Symbol('h'), { value: 1, enumerable: false })
+    expect(rejection(hidden).message).toContain('symbol key Symbol(h)')
+  })
+
+  it('reports a string key’s problem before a symbol key, whatever the definition order', () => {
+    const value = { [Symbol('first')]: 1 } as Record<string | symbol, unknown>
+    Object.defineProperty(value, 'later', { value: 1, enumerable: false })
+    expect(rejection(value).path).toBe('$.later')
+    const accessor = {
+      [Symbol('s')]: 1,
+      get g() {
+        return 1
+      },
+    }
+    expect(rejection(accessor).path).toBe('$.g')
   })
 
   it('rejects non-enumerable properties', () => {
@@ -114,6 +134,31 @@ describe('snapshotJson', () => {
     expect(snapshotJson(snapshot)).toBe(snapshot)
     const lookalike = Object.freeze({ a: 1 })
     expect(snapshotJson(lookalike)).not.toBe(lookalike)
+  })
+
+  it('a returned snapshot looks exactly like a plain frozen value to every reflective API', () => {
+    for (const input of [{ a: 1, b: ['x'] }, [1, { c: null }], {}]) {
+      const snapshot = snapshotJson(input)
+      const plain = Object.freeze(structuredClone(input))
+      expect(Reflect.ownKeys(snapshot as object)).toEqual(Reflect.ownKeys(plain))
+      expect(Object.getOwnPropertyDescriptors(snapshot)).toEqual(Object.getOwnPropertyDescriptors(plain))
+      expect(Object.getPrototypeOf(snapshot)).toBe(Object.getPrototypeOf(plain))
+      expect(JSON.stringify(snapshot)).toBe(JSON.stringify(input))
+      expect(structuredClone(snapshot)).toStrictEqual(structuredClone(input))
+      expect(Object.isFrozen(snapshot)).toBe(true)
+    }
+  })
+
+  it('recognises only the snapshot itself: nested members, proxies and copies of it are copied', () => {
+    const snapshot = snapshotJson({ inner: { a: 1 } }) as { inner: object }
+    expect(snapshotJson(snapshot)).toBe(snapshot)
+    expect(snapshotJson(snapshot.inner)).not.toBe(snapshot.inner)
+    expect(snapshotJson(snapshot.inner)).toEqual({ a: 1 })
+    const proxy = new Proxy(snapshot, {})
+    expect(snapshotJson(proxy)).not.toBe(proxy)
+    expect(snapshotJson(proxy)).toEqual(snapshot)
+    const spread = { ...snapshot }
+    expect(snapshotJson(spread)).not.toBe(spread)
   })
 
   it('names the full path of a problem deep inside nested containers', () => {

@@ -90,21 +90,24 @@ async function wrapped(call: ToolCall, listeners: readonly Listener[]): Promise<
 }
 
 /**
- * Steps 7–8: the dispatch (wrappers, body, normalization) and the abort rule: once the caller
- * aborted, a body success is `ABORTED`; any failure stays. Sets `call.result`; never throws.
+ * Steps 7–8 end: the abort rule over what the dispatch produced (once the caller aborted, a
+ * body success is `ABORTED`; any failure stays). Sets `call.result`; after it, no `next()` a
+ * wrapper fires runs a body.
  */
-export async function dispatchCall(call: ToolCall): Promise<void> {
-  const listeners = listenersFor(call.runtime.hooks, 'tools/execute', call.execution.agent)
-  let result: ToolExecutionResult
-  if (listeners === undefined) {
-    const run = runBody(call, call.callerSignal)
-    result = run instanceof Promise ? await run : run
-  } else {
-    call.onBodySettled = undefined
-    call.produced = []
-    result = await wrapped(call, listeners)
-  }
+export function concludeDispatch(call: ToolCall, result: ToolExecutionResult): void {
   call.dispatched = true
-  if (!result.isError && call.bodyStarted && call.callerSignal.aborted) result = aborted()
-  call.result = result
+  call.result = !result.isError && call.bodyStarted && call.callerSignal.aborted ? aborted() : result
+}
+
+/**
+ * Steps 7–8: the dispatch (wrappers, body, normalization); its result goes to
+ * {@link concludeDispatch}. Synchronous when nobody wraps `tools/execute` and the body and its
+ * output check are synchronous, so such a call pays for no promise here.
+ */
+export function dispatchCall(call: ToolCall): ToolExecutionResult | Promise<ToolExecutionResult> {
+  const listeners = listenersFor(call.runtime.hooks, 'tools/execute', call.execution.agent)
+  if (listeners === undefined) return runBody(call, call.callerSignal)
+  call.onBodySettled = undefined
+  call.produced = []
+  return wrapped(call, listeners)
 }

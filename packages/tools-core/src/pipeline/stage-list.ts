@@ -6,7 +6,8 @@
  * that reads the outcome — skips every later stage up to publication.
  */
 import { PostPolicyError, ToolFailedError } from '../errors'
-import { dispatchCall, settleBodies } from './dispatch-call'
+import type { ToolExecutionResult } from '../types'
+import { concludeDispatch, dispatchCall, settleBodies } from './dispatch-call'
 import { parseArguments } from './parse-arguments'
 import { runPostExecute } from './post-execute'
 import { abortedBeforeDispatch, failureFromThrow } from './results'
@@ -60,19 +61,36 @@ function policyStage(call: ToolCall): StageOutcome | Promise<StageOutcome> {
   )
 }
 
+/** A dispatch that threw: `TOOL_FAILED`, settled only once every body it started has settled. */
+function dispatchFailed(call: ToolCall, error: unknown): Promise<StageOutcome> {
+  call.dispatched = true
+  call.result = failureFromThrow(error, ToolFailedError, 'dispatch failed: ')
+  return settleBodies(call).then(() => CONTINUE)
+}
+
 /**
  * Steps 7–8: dispatch sets the body's result and continues (post-execute sees it). It never
  * settles before every body it started has settled, even when the dispatch itself failed.
+ * Synchronous when the dispatch is.
  */
-async function dispatchStage(call: ToolCall): Promise<StageOutcome> {
+function dispatchStage(call: ToolCall): StageOutcome | Promise<StageOutcome> {
+  let dispatching: ToolExecutionResult | Promise<ToolExecutionResult>
   try {
-    await dispatchCall(call)
+    dispatching = dispatchCall(call)
   } catch (error) {
-    call.dispatched = true
-    call.result = failureFromThrow(error, ToolFailedError, 'dispatch failed: ')
-    await settleBodies(call)
+    return dispatchFailed(call, error)
   }
-  return CONTINUE
+  if (!(dispatching instanceof Promise)) {
+    concludeDispatch(call, dispatching)
+    return CONTINUE
+  }
+  return dispatching.then(
+    (result) => {
+      concludeDispatch(call, result)
+      return CONTINUE
+    },
+    (error: unknown) => dispatchFailed(call, error),
+  )
 }
 
 /** Step 9: the post-execute waterfall, only when someone listens. */

@@ -5,7 +5,7 @@ import { runStages, StageIndex, type StageOutcome } from '../pipeline/stage-list
 import type { PipelineRuntime, ToolCall } from '../pipeline/tool-call'
 import type { ExecuteBatchOptions, ToolExecutionInput, ToolExecutionResult } from '../types'
 import { CallScheduler, type ScheduledJob } from './call-scheduler'
-import { classify } from './execution-mode'
+import { classifyValid } from './execution-mode'
 
 /** The input with the batch signal linked into its own; the link is disposed once it publishes. */
 function withBatchSignal(
@@ -112,7 +112,8 @@ export async function executeBatch(
       publishAfter({ call, index, link })
       continue
     }
-    const exclusive = classify(call.tool!, call.execution.arguments) === 'exclusive'
+    // Preparation validated these frozen arguments against this tool: no second check.
+    const exclusive = classifyValid(call.tool!, call.execution.arguments) === 'exclusive'
     if (exclusive) await published
     const job: BatchJob = {
       exclusive,

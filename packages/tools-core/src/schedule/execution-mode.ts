@@ -9,12 +9,27 @@ import type { ScopeKey, ToolExecutionInput, ToolExecutionMode } from '../types'
  * without a classifier, when the definition is annotated `readOnly: true`.
  */
 export function classify(tool: CompiledTool, args: JsonValue): ToolExecutionMode {
-  const classifier = tool.definition.isConcurrencySafe
-  const readOnly = tool.definition.annotations?.readOnly === true
-  if (classifier === undefined && !readOnly) return 'exclusive'
+  const definition = tool.definition
+  // Nothing could make it `parallel`: skip the argument check.
+  if (definition.isConcurrencySafe === undefined && definition.annotations?.readOnly !== true)
+    return 'exclusive'
   try {
     if (tool.checkArgs(args).length > 0) return 'exclusive'
-    if (classifier === undefined) return 'parallel'
+  } catch {
+    return 'exclusive'
+  }
+  return classifyValid(tool, args)
+}
+
+/**
+ * {@link classify} for arguments already found valid for `tool` (a prepared call's frozen
+ * arguments): the check is not run twice.
+ */
+export function classifyValid(tool: CompiledTool, args: JsonValue): ToolExecutionMode {
+  const classifier = tool.definition.isConcurrencySafe
+  if (classifier === undefined)
+    return tool.definition.annotations?.readOnly === true ? 'parallel' : 'exclusive'
+  try {
     return classifier.call(tool.definition, args) === true ? 'parallel' : 'exclusive'
   } catch {
     return 'exclusive'
