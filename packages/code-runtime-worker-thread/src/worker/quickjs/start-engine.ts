@@ -8,13 +8,14 @@
  */
 import variant from '@jitl/quickjs-wasmfile-release-sync'
 import {
-  newQuickJSWASMModuleFromVariant,
   newVariant,
   type QuickJSContext,
+  type QuickJSEmscriptenModule,
   type QuickJSHandle,
   type QuickJSRuntime,
-  type QuickJSWASMModule,
+  QuickJSWASMModule,
 } from 'quickjs-emscripten-core'
+import { EngineLink, type LinkResult } from './engine-link'
 import type { EngineWorkerData } from './engine-worker-data'
 
 // The DOM-less lib the package compiles against declares WebAssembly's types, not its values.
@@ -55,19 +56,24 @@ export interface Engine {
   readonly runtime: QuickJSRuntime
   readonly vm: QuickJSContext
   readonly kernel: KernelHandles
+  /** The per-sub-call path: settling replies, draining jobs, and the `call` host function. */
+  readonly link: EngineLink
 }
 
-function defineHostFunctions(vm: QuickJSContext, callbacks: EngineCallbacks): QuickJSHandle {
+function defineHostFunctions(
+  vm: QuickJSContext,
+  link: EngineLink,
+  callbacks: EngineCallbacks,
+): QuickJSHandle {
   const host = vm.newObject()
-  const fn = (name: string, impl: (...args: QuickJSHandle[]) => QuickJSHandle | undefined) => {
-    const handle = vm.newFunction(name, impl)
+  const set = (name: string, handle: QuickJSHandle) => {
     vm.setProp(host, name, handle)
     handle.dispose()
   }
-  fn('call', (name, args) => {
-    const ticket = callbacks.call(vm.getString(name!), vm.getString(args!))
-    return typeof ticket === 'number' ? vm.newNumber(ticket) : vm.newString(ticket)
-  })
+  const fn = (name: string, impl: (...args: QuickJSHandle[]) => QuickJSHandle | undefined) =>
+    set(name, vm.newFunction(name, impl))
+  // A tool call crosses once per sub-call, so it takes the link's direct path.
+  set('call', link.newStringPairFunction('call', callbacks.call))
   fn('log', (line) => {
     callbacks.log(vm.getString(line!))
     return undefined
@@ -102,18 +108,23 @@ export async function startEngine(
     initial: WASM_INITIAL_PAGES,
     maximum: Math.ceil((data.memoryLimitBytes + WASM_RESERVE_BYTES) / WASM_PAGE_BYTES),
   })
-  const wasm: QuickJSWASMModule = await newQuickJSWASMModuleFromVariant(
-    newVariant(variant, {
-      ...('module' in data.wasm ? { wasmModule: data.wasm.module } : { wasmBinary: data.wasm.bytes }),
-      wasmMemory,
-    }),
-  )
+  // What `newQuickJSWASMModuleFromVariant` does, keeping the Emscripten module for the link.
+  const custom = newVariant(variant, {
+    ...('module' in data.wasm ? { wasmModule: data.wasm.module } : { wasmBinary: data.wasm.bytes }),
+    wasmMemory,
+  })
+  const [loadModule, FFI] = await Promise.all([custom.importModuleLoader(), custom.importFFI()])
+  const module = (await (loadModule as () => Promise<QuickJSEmscriptenModule>)()) as QuickJSEmscriptenModule
+  module.type = 'sync'
+  const ffi = new FFI(module)
+  const wasm = new QuickJSWASMModule(module, ffi)
   const runtime = wasm.newRuntime()
   runtime.setMemoryLimit(data.memoryLimitBytes)
   runtime.setMaxStackSize(data.maxStackBytes)
   runtime.setInterruptHandler(() => callbacks.shouldInterrupt())
   const vm = runtime.newContext()
-  const host = defineHostFunctions(vm, callbacks)
+  const link = new EngineLink(module, ffi, vm, runtime)
+  const host = defineHostFunctions(vm, link, callbacks)
   const factory = vm.unwrapResult(vm.evalCode(kernelSource, 'run_code:kernel'))
   const api = vm.unwrapResult(vm.callFunction(factory, vm.undefined, host))
   factory.dispose()
@@ -126,19 +137,48 @@ export async function startEngine(
     describe: vm.getProp(api, 'describeError'),
   }
   api.dispose()
-  return { runtime, vm, kernel }
+  return { runtime, vm, kernel, link }
 }
 
 /**
- * Run the worker's side of a run once, on throwaway values, before the worker reports ready:
- * V8 compiles each function of the bundled embedding library on its first call, so without this
- * the first run of every fresh worker — the only run it ever has — pays for compiling the whole
- * call path (eval, calls into and out of the engine, the job queue, strings and numbers). Nothing
- * is left behind in the context: the program is an unnamed expression, its handles are disposed,
- * and the kernel's `settle` ignores an empty batch.
+ * Sub-calls the boot warm-up makes through the link (see `warmUp`). V8 optimizes the link and the
+ * Emscripten glue under it only after a few hundred calls; a run's first sub-calls would pay
+ * for that in a fresh worker, which is the only kind a run gets.
  */
-export function warmUp(engine: Engine): void {
-  const { vm, runtime, kernel } = engine
+export const WARM_UP_SUB_CALLS = 300
+
+/**
+ * A throwaway guest loop shaped like a program's sequential tool calls: the worker hands it a
+ * reply as JSON text, the awaiting loop resumes in a job and makes the next call through a
+ * served host function with two strings. Returns the function that takes the replies.
+ */
+const WARM_UP_LOOP = `(function (probe, calls) {
+  let wake
+  const reply = () => new Promise((resolve) => { wake = resolve })
+  void (async () => {
+    let sum = 0
+    for (let i = 0; i < calls; i++) sum += probe('noop', '{"i":' + i + '}') + (await reply())
+  })()
+  return (text) => {
+    const resume = wake
+    wake = undefined
+    if (resume !== undefined) resume(JSON.parse(text).length)
+    return 1
+  }
+})`
+
+/**
+ * Run the worker's side of a run before the worker reports ready, on throwaway values: V8
+ * compiles each function of the bundled embedding library on its first call and optimizes the
+ * hot ones only after many, so without this the first run of every fresh worker — the only run
+ * it ever has — pays for compiling the whole call path (eval, calls into and out of the engine,
+ * the job queue, strings and numbers) and runs its first sub-calls unoptimized. Nothing is left
+ * behind in the context: the programs are unnamed expressions whose handles are disposed, the
+ * probe function is no longer served, and the kernel's `settle` ignores an empty batch. Returns
+ * how many sub-calls reached the probe.
+ */
+export function warmUp(engine: Engine, subCalls = WARM_UP_SUB_CALLS): number {
+  const { vm, runtime, kernel, link } = engine
   const probe = vm.newFunction('probe', (value) => vm.newNumber(vm.getNumber(value!) + 1))
   const program = vm.unwrapResult(
     vm.evalCode('(async (probe) => { await null; return JSON.stringify([probe(1), "x"]) })', 'warm-up'),
@@ -153,7 +193,26 @@ export function warmUp(engine: Engine): void {
   promise.dispose()
   program.dispose()
   probe.dispose()
-  const batch = vm.newString('[]')
-  vm.unwrapResult(vm.callFunction(kernel.settle, vm.undefined, batch)).dispose()
-  batch.dispose()
+  const unwrap = (result: LinkResult): void => {
+    if (result.error !== undefined) vm.unwrapResult(result)
+  }
+  unwrap(link.callWithString(kernel.settle, '[]'))
+  let probed = 0
+  const served = link.newStringPairFunction('probe', (name, args) => {
+    probed += 1
+    return name.length + args.length
+  })
+  const loop = vm.unwrapResult(vm.evalCode(WARM_UP_LOOP, 'warm-up'))
+  const calls = vm.newNumber(subCalls)
+  const settle = vm.unwrapResult(vm.callFunction(loop, vm.undefined, served, calls))
+  unwrap(link.drainJobs())
+  for (let i = 0; i < subCalls; i++) {
+    unwrap(link.callWithString(settle, `[${i + 1},0,${i},null]`))
+    unwrap(link.drainJobs())
+  }
+  settle.dispose()
+  calls.dispose()
+  loop.dispose()
+  link.dropStringPairFunction(served)
+  return probed
 }
