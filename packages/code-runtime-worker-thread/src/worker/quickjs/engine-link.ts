@@ -53,7 +53,6 @@ export class EngineLink {
   private words: Int32Array
   /** Host functions the link serves, by the library's id for them. */
   private readonly served = new Map<number, StringPairFunction>()
-  private readonly ids = new Map<QuickJSHandle, number>()
   /** Set while a new function is called once through the library, to learn its id. */
   private probed: number | undefined
 
@@ -102,16 +101,7 @@ export class EngineLink {
       throw new Error(`the host function ${name} could not be identified`)
     }
     this.served.set(id, fn)
-    this.ids.set(handle, id)
     return handle
-  }
-
-  /** Stop serving a function made by `newStringPairFunction` (its handle is disposed). */
-  dropStringPairFunction(handle: QuickJSHandle): void {
-    const id = this.ids.get(handle)
-    if (id !== undefined) this.served.delete(id)
-    this.ids.delete(handle)
-    handle.dispose()
   }
 
   /** Call `fn` (an engine function) with one string; it must return a number. */

@@ -15,7 +15,7 @@ import {
   type QuickJSRuntime,
   QuickJSWASMModule,
 } from 'quickjs-emscripten-core'
-import { EngineLink, type LinkResult } from './engine-link'
+import { EngineLink } from './engine-link'
 import type { EngineWorkerData } from './engine-worker-data'
 
 // The DOM-less lib the package compiles against declares WebAssembly's types, not its values.
@@ -141,43 +141,18 @@ export async function startEngine(
 }
 
 /**
- * Sub-calls the boot warm-up makes through the link (see `warmUp`). V8 optimizes the link and the
- * Emscripten glue under it only after a few hundred calls; a run's first sub-calls would pay
- * for that in a fresh worker, which is the only kind a run gets.
+ * Run the worker's side of a run once, on throwaway values, before the worker reports ready:
+ * V8 compiles each function of the bundled embedding library on its first call, so without this
+ * the first run of every fresh worker — the only run it ever has — pays for compiling the whole
+ * call path (eval, calls into and out of the engine, the job queue, strings and numbers). Nothing
+ * is left behind in the context: the program is an unnamed expression, its handles are disposed,
+ * and the kernel's `settle` ignores an empty batch.
+ *
+ * Running hundreds of throwaway sub-calls here as well, so V8 would optimize the sub-call path
+ * before the run, was measured and dropped: in fresh workers, 300 of them added ≈ 9 ms of boot
+ * CPU and 1,000 sequential calls afterwards cost the same per call (≈ 20 µs of worker CPU).
  */
-export const WARM_UP_SUB_CALLS = 300
-
-/**
- * A throwaway guest loop shaped like a program's sequential tool calls: the worker hands it a
- * reply as JSON text, the awaiting loop resumes in a job and makes the next call through a
- * served host function with two strings. Returns the function that takes the replies.
- */
-const WARM_UP_LOOP = `(function (probe, calls) {
-  let wake
-  const reply = () => new Promise((resolve) => { wake = resolve })
-  void (async () => {
-    let sum = 0
-    for (let i = 0; i < calls; i++) sum += probe('noop', '{"i":' + i + '}') + (await reply())
-  })()
-  return (text) => {
-    const resume = wake
-    wake = undefined
-    if (resume !== undefined) resume(JSON.parse(text).length)
-    return 1
-  }
-})`
-
-/**
- * Run the worker's side of a run before the worker reports ready, on throwaway values: V8
- * compiles each function of the bundled embedding library on its first call and optimizes the
- * hot ones only after many, so without this the first run of every fresh worker — the only run
- * it ever has — pays for compiling the whole call path (eval, calls into and out of the engine,
- * the job queue, strings and numbers) and runs its first sub-calls unoptimized. Nothing is left
- * behind in the context: the programs are unnamed expressions whose handles are disposed, the
- * probe function is no longer served, and the kernel's `settle` ignores an empty batch. Returns
- * how many sub-calls reached the probe.
- */
-export function warmUp(engine: Engine, subCalls = WARM_UP_SUB_CALLS): number {
+export function warmUp(engine: Engine): void {
   const { vm, runtime, kernel, link } = engine
   const probe = vm.newFunction('probe', (value) => vm.newNumber(vm.getNumber(value!) + 1))
   const program = vm.unwrapResult(
@@ -193,26 +168,7 @@ export function warmUp(engine: Engine, subCalls = WARM_UP_SUB_CALLS): number {
   promise.dispose()
   program.dispose()
   probe.dispose()
-  const unwrap = (result: LinkResult): void => {
+  for (const result of [link.callWithString(kernel.settle, '[]'), link.drainJobs()]) {
     if (result.error !== undefined) vm.unwrapResult(result)
   }
-  unwrap(link.callWithString(kernel.settle, '[]'))
-  let probed = 0
-  const served = link.newStringPairFunction('probe', (name, args) => {
-    probed += 1
-    return name.length + args.length
-  })
-  const loop = vm.unwrapResult(vm.evalCode(WARM_UP_LOOP, 'warm-up'))
-  const calls = vm.newNumber(subCalls)
-  const settle = vm.unwrapResult(vm.callFunction(loop, vm.undefined, served, calls))
-  unwrap(link.drainJobs())
-  for (let i = 0; i < subCalls; i++) {
-    unwrap(link.callWithString(settle, `[${i + 1},0,${i},null]`))
-    unwrap(link.drainJobs())
-  }
-  settle.dispose()
-  calls.dispose()
-  loop.dispose()
-  link.dropStringPairFunction(served)
-  return probed
 }
