@@ -18,8 +18,9 @@ beforeAll(async () => {
 async function boot(
   call: EngineCallbacks['call'] = () => 'no tools',
   shouldInterrupt: () => boolean = () => false,
+  memoryMb = 64,
 ): Promise<Engine> {
-  const data = quickJSWorkerData({ maxOldGenerationSizeMb: 64, computeMs: 1_000_000 })
+  const data = quickJSWorkerData({ maxOldGenerationSizeMb: memoryMb, computeMs: 1_000_000 })
   const engine = await startEngine(data, kernelScript, {
     call,
     log() {},
@@ -79,6 +80,15 @@ describe('EngineLink', () => {
     expect(engine.link.drainJobs()).toEqual({ value: 0 })
     grow.dispose()
     count.dispose()
+  })
+
+  it('refuses a string the engine memory cannot hold with an error, and keeps working', async () => {
+    // 16 MiB cap: the engine's memory stops at 32 MiB with its reserve.
+    const engine = await boot(undefined, undefined, 16)
+    const length = evalFunction(engine, '(text) => text.length')
+    expect(() => engine.link.callWithString(length, 'x'.repeat(40 * 1024 * 1024))).toThrow('out of memory')
+    expect(engine.link.callWithString(length, 'still here')).toEqual({ value: 10 })
+    length.dispose()
   })
 
   it('empties the job queue in one drain, jobs queued by jobs included', async () => {
