@@ -48,7 +48,10 @@ export class EngineLink {
   private readonly ctx: JSContextPointer
   private readonly rt: JSRuntimePointer
   private readonly undefinedValue: JSValueConstPointer
-  /** Eight scratch bytes in the engine's memory: one call argument, then the job-context slot. */
+  /**
+   * Eight scratch bytes in the engine's memory: one call argument, then the job-context slot.
+   * Allocated once and never freed: the engine lives exactly as long as its worker.
+   */
   private readonly scratch: number
   private words: Int32Array
   /** Host functions the link serves, by the library's id for them. */
@@ -154,11 +157,6 @@ export class EngineLink {
       throw new Error('a job of another engine context failed')
     }
     return { error: this.handle(result) }
-  }
-
-  /** Give the scratch space back (the engine is about to be dropped with its memory otherwise). */
-  dispose(): void {
-    this.module._free(this.scratch)
   }
 
   private serve(fn: StringPairFunction, argc: number, argv: JSValueConstPointer): JSValuePointer {
