@@ -16,8 +16,8 @@ import { bundleWorker as bundle, here } from './bundle-worker'
 /** Where the generated module lives. */
 export const GENERATED_PATH = here('../src/worker/quickjs/generated/quickjs-worker-source.ts')
 
-/** The generated module's full text. */
-export async function buildQuickJSWorkerModule(): Promise<string> {
+/** The guest kernel as the script the engine evaluates to its `createKernel` function. */
+export async function buildGuestKernelScript(): Promise<string> {
   const guest = await bundle('../src/worker/quickjs/guest/kernel.ts', {
     format: 'iife',
     globalName: 'guestKernel',
@@ -25,7 +25,12 @@ export async function buildQuickJSWorkerModule(): Promise<string> {
     target: 'es2020',
   })
   // Wrapped in a function so the bundle's `var` stays local: nothing but the factory is left.
-  const guestScript = `(function () {\n'use strict';\n${guest}return guestKernel.createKernel\n})()`
+  return `(function () {\n'use strict';\n${guest}return guestKernel.createKernel\n})()`
+}
+
+/** The generated module's full text. */
+export async function buildQuickJSWorkerModule(): Promise<string> {
+  const guestScript = await buildGuestKernelScript()
   const worker = await bundle('../src/worker/quickjs/engine-worker.ts', {
     format: 'cjs',
     platform: 'node',

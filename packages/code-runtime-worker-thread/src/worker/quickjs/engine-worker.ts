@@ -11,24 +11,25 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { DoneStatus } from '@dsh/tools-codemode/runtime-kit'
-import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core'
+import type { QuickJSContext, QuickJSHandle } from 'quickjs-emscripten-core'
 import { callBatchEntry, callBatchText } from '../../protocol/call-batch'
 import { CallSlotWriter } from '../../protocol/call-slot'
 import { ReplySlotReader } from '../../protocol/reply-slot'
+import type { EngineLink, LinkResult } from './engine-link'
 import type { EngineWorkerData } from './engine-worker-data'
 import { type KernelHandles, startEngine, warmUp } from './start-engine'
 
 declare const __GUEST_KERNEL_SOURCE__: string
 
 /** What a guest entry returns: an engine call's result to check, or nothing. */
-type GuestResult = ReturnType<QuickJSContext['callFunction']> | undefined
+type GuestResult = ReturnType<QuickJSContext['callFunction']> | LinkResult | undefined
 
 const data = workerData as EngineWorkerData
 const port = parentPort!
 
-let runtime: QuickJSRuntime
 let vm: QuickJSContext
 let kernel: KernelHandles
+let link: EngineLink
 let started = false
 let done = false
 /** Set once the interrupt handler stopped the engine: no guest code runs again. */
@@ -143,12 +144,13 @@ function runGuest(action: () => GuestResult): void {
   const first = action()
   if (first !== undefined) {
     if (first.error !== undefined) onGuestError(first.error)
-    else first.value.dispose()
+    else if (typeof first.value === 'object') first.value.dispose()
   }
+  // One drain empties the queue unless a job threw (see `EngineLink.drainJobs`).
   while (!done && !halted) {
-    const jobs = runtime.executePendingJobs(-1)
-    if (jobs.error !== undefined) onGuestError(jobs.error)
-    else if (jobs.value === 0) break
+    const jobs = link.drainJobs()
+    if (jobs.error === undefined) break
+    onGuestError(jobs.error)
   }
 }
 
@@ -275,14 +277,9 @@ function onTimer(id: number): void {
 /** Settle a batch of replies, given as the JSON text of `[id, status, a, b, …]`. */
 function settle(batchJson: string): void {
   enterGuest(() => {
-    const text = vm.newString(batchJson)
-    const result = vm.callFunction(kernel.settle, vm.undefined, text)
-    text.dispose()
-    if (result.error !== undefined) return result
-    const count = vm.getNumber(result.value)
-    result.value.dispose()
-    outstanding = Math.max(0, outstanding - count)
-    return undefined
+    const result = link.callWithString(kernel.settle, batchJson)
+    if (result.error === undefined) outstanding = Math.max(0, outstanding - result.value)
+    return result
   })
 }
 
@@ -367,9 +364,9 @@ async function boot(): Promise<void> {
       return halted
     },
   })
-  runtime = engine.runtime
   vm = engine.vm
   kernel = engine.kernel
+  link = engine.link
   warmUp(engine)
 }
 

@@ -33,47 +33,93 @@ function pathOf(frames: readonly Frame[], top: number): string {
   return path
 }
 
+/** Why a primitive is not JSON, by the code `primitiveJson` returns for it. */
+const PROBLEMS = ['a non-finite number', 'undefined', 'a BigInt', 'a symbol', 'a function'] as const
+
+/**
+ * The JSON text of a primitive (`null` included), the index in PROBLEMS of why it is not JSON,
+ * or `undefined` for an object. A finite number's JSON text is its `String` form (the spec
+ * defines it so), which costs the engine much less than a call to `JSON.stringify`.
+ */
+function primitiveJson(value: unknown): string | number | undefined {
+  switch (typeof value) {
+    case 'string':
+      return I.JSONStringify(value)
+    case 'number':
+      return I.isFinite(value) ? '' + value : 0
+    case 'boolean':
+      return value ? 'true' : 'false'
+    case 'undefined':
+      return 1
+    case 'bigint':
+      return 2
+    case 'symbol':
+      return 3
+    case 'function':
+      return 4
+  }
+  return value === null ? 'null' : undefined
+}
+
+/**
+ * Keys' JSON text, remembered: programs pass the same few keys call after call, and a lookup
+ * costs the engine a fraction of a `JSON.stringify` call. Bounded, so a program with many keys
+ * cannot grow it: past the bound, keys are quoted each time.
+ */
+const quotedKeys: Record<string, string> = I.create(null)
+let quotedCount = 0
+const QUOTED_KEYS_MAX = 256
+const QUOTED_KEY_LENGTH_MAX = 64
+
+function quoteKey(key: string): string {
+  const known = quotedKeys[key]
+  if (known !== undefined) return known
+  const quoted = I.JSONStringify(key)
+  if (quotedCount < QUOTED_KEYS_MAX && key.length <= QUOTED_KEY_LENGTH_MAX) {
+    quotedKeys[key] = quoted
+    quotedCount++
+  }
+  return quoted
+}
+
+/**
+ * Output is built by appending to a string (the engine grows it in place, and a call through
+ * `Reflect.apply` to `join` costs more than a small result); past this length the text moves to
+ * a list of chunks joined once at the end, which stays cheaper for large results.
+ */
+const CHUNK_LENGTH = 65_536
+
+/**
+ * Open objects are found by scanning the stack while it is this shallow (most arguments are),
+ * which costs less than keeping a Set; deeper, a Set keeps each check constant.
+ */
+const SCAN_DEPTH = 16
+
 /**
  * Serialize `root` as strict JSON (see the module comment). Never throws for a value's shape; a
- * refusal reads `<refusal>: <problem> at <path>`.
+ * refusal reads `<refusal>: <problem> at <path>`. Each property is read once, in order.
  */
 export function serialize(root: unknown, refusal: string): string | NotJson {
-  const out: string[] = []
-  let n = 0
+  const first = primitiveJson(root)
+  if (typeof first === 'string') return first
+  if (first !== undefined) return invalid(refusal, '$', PROBLEMS[first] as string)
+  let out = ''
+  const chunks: string[] = []
+  let c = 0
   const frames: Frame[] = []
   let top = -1
-  const active = new I.Set<object>()
-  const invalid = (path: string, problem: string): NotJson =>
-    dataObject('invalid', refusal + ': ' + problem + ' at ' + path)
-  const visit = (value: unknown): string | null => {
-    switch (typeof value) {
-      case 'string':
-        out[n++] = I.JSONStringify(value)
-        return null
-      case 'number':
-        if (!I.isFinite(value)) return 'a non-finite number'
-        out[n++] = I.JSONStringify(value)
-        return null
-      case 'boolean':
-        out[n++] = value ? 'true' : 'false'
-        return null
-      case 'undefined':
-        return 'undefined'
-      case 'bigint':
-        return 'a BigInt'
-      case 'symbol':
-        return 'a symbol'
-      case 'function':
-        return 'a function'
+  let active: Set<object> | undefined
+  let object = root as Record<string | number, unknown>
+  for (;;) {
+    // Open `object` (the root, or a child the loop below found).
+    if (top >= 0) {
+      let open = false
+      if (active !== undefined) open = I.apply(I.setHas, active, [object]) as boolean
+      else for (let i = 0; i <= top && !open; i++) open = (frames[i] as Frame).value === object
+      if (open) return invalid(refusal, pathOf(frames, top), 'a cycle')
     }
-    if (value === null) {
-      out[n++] = 'null'
-      return null
-    }
-    const object = value as Record<string | number, unknown>
-    if (I.apply(I.setHas, active, [object])) return 'a cycle'
     if (I.isArray(object)) {
-      out[n++] = '['
+      out += '['
       frames[++top] = {
         value: object,
         array: true,
@@ -84,39 +130,59 @@ export function serialize(root: unknown, refusal: string): string | NotJson {
       }
     } else {
       const proto: unknown = I.getPrototypeOf(object)
-      if (proto !== I.ObjectProto && proto !== null) return 'a non-plain object'
+      if (proto !== I.ObjectProto && proto !== null)
+        return invalid(refusal, pathOf(frames, top), 'a non-plain object')
       const own = I.keys(object)
-      out[n++] = '{'
+      out += '{'
       frames[++top] = { value: object, array: false, keys: own, length: own.length, index: 0, wrote: false }
     }
-    I.apply(I.setAdd, active, [object])
-    return null
-  }
-  let problem = visit(root)
-  if (problem !== null) return invalid('$', problem)
-  while (top >= 0) {
-    const f = frames[top] as Frame
-    if (f.index >= f.length) {
-      out[n++] = f.array ? ']' : '}'
-      I.apply(I.setDelete, active, [f.value])
-      top--
-      continue
+    if (active !== undefined) I.apply(I.setAdd, active, [object])
+    else if (top >= SCAN_DEPTH) {
+      active = new I.Set<object>()
+      for (let i = 0; i <= top; i++) I.apply(I.setAdd, active, [(frames[i] as Frame).value])
     }
-    const i = f.index++
-    if (f.array) {
-      if (!I.hasOwn(f.value, i)) return invalid(pathOf(frames, top), 'an array hole')
-      if (i > 0) out[n++] = ','
-      problem = visit(f.value[i])
-    } else {
-      const key = (f.keys as readonly string[])[i] as string
-      const item = f.value[key]
-      if (item === undefined) continue
-      if (f.wrote) out[n++] = ','
-      f.wrote = true
-      out[n++] = I.JSONStringify(key) + ':'
-      problem = visit(item)
+    // Write items until one is an object to open, or the root is closed.
+    let next: Record<string | number, unknown> | undefined
+    while (next === undefined) {
+      if (top < 0) {
+        if (c === 0) return out
+        chunks[c++] = out
+        return I.apply(I.arrayJoin, chunks, ['']) as string
+      }
+      if (out.length >= CHUNK_LENGTH) {
+        chunks[c++] = out
+        out = ''
+      }
+      const f = frames[top] as Frame
+      if (f.index >= f.length) {
+        out += f.array ? ']' : '}'
+        if (active !== undefined) I.apply(I.setDelete, active, [f.value])
+        top--
+        continue
+      }
+      const i = f.index++
+      let item: unknown
+      if (f.array) {
+        if (!I.hasOwn(f.value, i)) return invalid(refusal, pathOf(frames, top), 'an array hole')
+        if (i > 0) out += ','
+        item = f.value[i]
+      } else {
+        const key = (f.keys as readonly string[])[i] as string
+        item = f.value[key]
+        if (item === undefined) continue
+        if (f.wrote) out += ','
+        f.wrote = true
+        out += quoteKey(key) + ':'
+      }
+      const text = primitiveJson(item)
+      if (typeof text === 'string') out += text
+      else if (text !== undefined) return invalid(refusal, pathOf(frames, top), PROBLEMS[text] as string)
+      else next = item as Record<string | number, unknown>
     }
-    if (problem !== null) return invalid(pathOf(frames, top), problem)
+    object = next
   }
-  return I.apply(I.arrayJoin, out, ['']) as string
+}
+
+function invalid(refusal: string, path: string, problem: string): NotJson {
+  return dataObject('invalid', refusal + ': ' + problem + ' at ' + path)
 }
