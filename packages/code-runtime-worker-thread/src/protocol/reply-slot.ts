@@ -5,28 +5,56 @@
  * window instead of returning to its event loop: a reply written there resumes the program at
  * once, without a structured clone and without a wake-up of the worker's event loop.
  *
+ * Before blocking, the worker spins on the slot for a few microseconds (`spin.ts`): a host that
+ * answers at once (a quick tool) is seen without the cost of waking a sleeping thread. While it
+ * spins it sets the `spinning` word, so the host that writes meanwhile neither notifies nor posts
+ * a wake message. The host sets the spin window when it creates the slot.
+ *
  * Layout: three Int32 words — `written` (sequence of the last batch the host wrote),
  * `consumed` (the last one the worker read), the batch's byte length — then the batch as UTF-8
- * JSON text of the same `[id, status, a, b, …]` array a `res` message carries.
+ * JSON text of the same `[id, status, a, b, …]` array a `res` message carries, then two more
+ * Int32 words: `spinning` (1 while the worker polls the slot) and the worker's spin window in µs.
  *
  * The host writes only when the worker has consumed the previous batch and the batch fits;
  * otherwise it posts `res` as before. It never reads anything from the slot but the `consumed`
- * word, which it only compares, so a worker that scribbles on the slot harms only itself.
+ * and `spinning` words, which it only compares, so a worker that scribbles on the slot harms
+ * only itself.
  * After writing, the host notifies; when no thread was waiting, it posts `{ k: 'wake' }` so the
  * worker's event loop picks the batch up.
  */
+
+import { AdaptiveSpin, type SpinCounts } from './spin'
 
 const WRITTEN = 0
 const CONSUMED = 1
 const LENGTH = 2
 const HEADER_BYTES = 12
+// The words after the text.
+const SPINNING = 0
+const SPIN_MICROS = 1
+
+/** The longest spin window a slot may ask of its worker, in microseconds. */
+export const MAX_SPIN_MICROS = 1_000
 
 /** Bytes of reply text one slot holds; larger batches travel as `res` messages. */
 export const REPLY_SLOT_BYTES = 64 * 1024
 
-/** A fresh, empty slot. */
-export function createReplySlot(): SharedArrayBuffer {
-  return new SharedArrayBuffer(HEADER_BYTES + REPLY_SLOT_BYTES)
+/**
+ * A fresh, empty slot whose worker spins up to `spinMicros` (clamped to 0 – {@link MAX_SPIN_MICROS})
+ * before blocking; 0 (the default) never spins.
+ */
+export function createReplySlot(spinMicros = 0): SharedArrayBuffer {
+  const slot = new SharedArrayBuffer(HEADER_BYTES + REPLY_SLOT_BYTES + 8)
+  tailWords(slot)[SPIN_MICROS] = clampSpin(spinMicros)
+  return slot
+}
+
+function tailWords(slot: SharedArrayBuffer): Int32Array {
+  return new Int32Array(slot, HEADER_BYTES + REPLY_SLOT_BYTES, 2)
+}
+
+function clampSpin(micros: number): number {
+  return Number.isFinite(micros) ? Math.max(0, Math.min(MAX_SPIN_MICROS, Math.floor(micros))) : 0
 }
 
 /** What the host does with a batch offered to the slot. */
@@ -35,10 +63,12 @@ export type SlotDelivery = 'woken' | 'needs-wake' | 'refused'
 /** Host side of a slot (its views are made once per run, not per batch). */
 export class ReplySlotWriter {
   readonly #words: Int32Array
+  readonly #tail: Int32Array
   readonly #bytes: Buffer
 
   constructor(slot: SharedArrayBuffer) {
     this.#words = new Int32Array(slot, 0, 3)
+    this.#tail = tailWords(slot)
     this.#bytes = Buffer.from(slot, HEADER_BYTES, REPLY_SLOT_BYTES)
   }
 
@@ -56,6 +86,9 @@ export class ReplySlotWriter {
     Atomics.store(words, LENGTH, length)
     // `written` last: the worker reads the length and text only after seeing it change.
     Atomics.store(words, WRITTEN, (written + 1) | 0)
+    // A spinning worker sees `written` before it sleeps: it clears `spinning` first and then
+    // checks `written` once more (see ReplySlotReader.wait), so it needs no notify.
+    if (Atomics.load(this.#tail, SPINNING) === 1) return 'woken'
     return Atomics.notify(words, WRITTEN) > 0 ? 'woken' : 'needs-wake'
   }
 }
@@ -63,11 +96,20 @@ export class ReplySlotWriter {
 /** Worker side of a slot. */
 export class ReplySlotReader {
   readonly #words: Int32Array
+  readonly #tail: Int32Array
   readonly #bytes: Buffer
+  readonly #spin: AdaptiveSpin
 
   constructor(slot: SharedArrayBuffer) {
     this.#words = new Int32Array(slot, 0, 3)
+    this.#tail = tailWords(slot)
     this.#bytes = Buffer.from(slot, HEADER_BYTES, REPLY_SLOT_BYTES)
+    this.#spin = new AdaptiveSpin(clampSpin(Atomics.load(this.#tail, SPIN_MICROS)))
+  }
+
+  /** What the reader's spinning before blocking has done so far. */
+  get spinCounts(): SpinCounts {
+    return this.#spin.counts
   }
 
   /**
@@ -83,10 +125,24 @@ export class ReplySlotReader {
     return text
   }
 
-  /** Block up to `ms` for a batch; true when one is waiting to be taken. */
+  /**
+   * Wait up to `ms` for a batch — spinning first for the slot's window (less after spins that
+   * caught nothing), then blocking; true when one is waiting to be taken. The caller's clock
+   * around this call counts the spin too: spinning is busy time like blocking.
+   */
   wait(ms: number): boolean {
-    const consumed = Atomics.load(this.#words, CONSUMED)
-    if (Atomics.load(this.#words, WRITTEN) !== consumed) return true
-    return Atomics.wait(this.#words, WRITTEN, consumed, ms) !== 'timed-out'
+    const words = this.#words
+    const consumed = Atomics.load(words, CONSUMED)
+    if (Atomics.load(words, WRITTEN) !== consumed) return true
+    let left = ms
+    if (ms > 0) {
+      Atomics.store(this.#tail, SPINNING, 1)
+      const spun = this.#spin.spin(words, WRITTEN, consumed)
+      // Cleared before the final check below, so a host that saw it set wrote before that check.
+      Atomics.store(this.#tail, SPINNING, 0)
+      if (spun.changed) return true
+      left = Math.max(0, ms - spun.micros / 1000)
+    }
+    return Atomics.wait(words, WRITTEN, consumed, left) !== 'timed-out'
   }
 }
