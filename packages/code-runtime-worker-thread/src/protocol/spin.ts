@@ -80,8 +80,11 @@ export class AdaptiveSpin {
   /** Spin on `words[index]` while it equals `value`, unless backing off (then look once). */
   spin(words: Int32Array, index: number, value: number): SpinResult {
     if (this.#maxMicros <= 0 || this.#skip > 0) {
-      if (this.#skip > 0) this.#skip -= 1
-      return spinWhileEqual(words, index, value, 0)
+      const look = spinWhileEqual(words, index, value, 0)
+      // A peer that had already answered would have been caught: spinning pays again.
+      if (look.changed) this.#backoff = this.#skip = 0
+      else if (this.#skip > 0) this.#skip -= 1
+      return look
     }
     const result = spinWhileEqual(words, index, value, this.#maxMicros)
     this.#spins += 1
