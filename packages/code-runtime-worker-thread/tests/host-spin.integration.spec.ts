@@ -39,7 +39,7 @@ describe('host spin through the runtime', () => {
     const { hostSpins, hostSpinHits } = runtime.stats()
     // None is caught, unless the host thread was descheduled in the middle of a spin for longer
     // than the guest's work (a loaded machine); each such catch restarts the backoff.
-    expect(hostSpinHits).toBeLessThanOrEqual(3)
+    expect(hostSpinHits).toBeLessThanOrEqual(calls / 20)
     expect(hostSpins).toBeGreaterThan(0)
     // 1, 2, 4, … 64 chances skipped after consecutive misses, then one spin per 65 replies.
     const misses = hostSpins - hostSpinHits

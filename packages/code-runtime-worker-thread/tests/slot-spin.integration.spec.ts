@@ -10,8 +10,14 @@ import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { buildSync } from 'esbuild'
 import { afterEach, describe, expect, it } from 'vitest'
+import { runWorkerSlots } from '../src/pool/worker-handle'
 import { CallSlotReader, createCallSlot } from '../src/protocol/call-slot'
-import { createReplySlot, MAX_SPIN_MICROS, ReplySlotWriter } from '../src/protocol/reply-slot'
+import {
+  createReplySlot,
+  MAX_SPIN_MICROS,
+  ReplySlotReader,
+  ReplySlotWriter,
+} from '../src/protocol/reply-slot'
 import { AdaptiveSpin } from '../src/protocol/spin'
 
 const ATTEMPTS = 100
@@ -93,6 +99,18 @@ describe('worker-side spin on the reply slot', () => {
     expect(new ReplySlotWriter(slot).offer([1, 0, 1, null])).toBe('needs-wake')
   })
 
+  it('gets the window the runtime is configured with', () => {
+    for (const [workerSpinMicros, spins] of [
+      [70, 1],
+      [0, 0],
+    ] as const) {
+      const slots = runWorkerSlots({ maxOldGenerationSizeMb: 32, engine: 'quickjs', workerSpinMicros })
+      const reader = new ReplySlotReader(slots!.replySlot)
+      expect(reader.wait(1)).toBe(false)
+      expect(reader.spinCounts).toMatchObject({ spins, hits: 0 })
+    }
+  })
+
   it('clamps the window a slot asks for', () => {
     for (const asked of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
       const slot = createReplySlot(asked)
@@ -109,14 +127,15 @@ describe('host-side spin on the call slot', () => {
     const words = new Int32Array(callSlot, 0, 1)
     let caught = 0
     let unnotified = 0
-    for (let id = 1; id <= ATTEMPTS && unnotified === 0; id++) {
+    for (let id = 1; id <= ATTEMPTS && (caught === 0 || unnotified === 0); id++) {
       const seen = Atomics.load(words, 0)
-      // Armed like the host's watch: resolves 'ok' only if the worker notifies.
-      const armed = waitAsync(words, 0, seen, 200)
+      // Armed like the host's watch: resolves 'ok' only if the worker notifies (the timeout is
+      // far longer than the worker takes to write, so 'timed-out' means it did not notify).
+      const armed = waitAsync(words, 0, seen, 2_000)
       const offered = next(worker, 'offered')
       worker.postMessage({ k: 'call', text: `[${id},"echo",[]]`, id })
       const spinner = new AdaptiveSpin(MAX_SPIN_MICROS)
-      reader.spin(spinner)
+      const spun = reader.spin(spinner)
       const batch = reader.take()
       expect(await offered).toMatchObject({ ok: true })
       expect(batch?.text ?? reader.take()?.text).toBe(`[${id},"echo",[]]`)
@@ -124,14 +143,15 @@ describe('host-side spin on the call slot', () => {
       const woken = armed.async ? await armed.value : armed.value
       // Seen while the host was spinning (not merely on its last look after it stopped).
       caught += spinner.counts.hits
-      // A worker that sees the host spinning skips its notify (one that looks just after the
-      // host stopped, on seeing the call, notifies: harmless, and the only other case).
+      // A worker that sees the host spinning skips its notify; the host then always has the
+      // batch when its spin returns (seen while spinning, or on its last look after clearing
+      // the word). One that looks just after the host stopped notifies: harmless.
       if (woken === 'timed-out') {
-        expect(spinner.counts.hits).toBe(1)
+        expect(spun.changed).toBe(true)
         unnotified += 1
       }
     }
     expect(caught).toBeGreaterThan(0)
-    expect(unnotified).toBe(1)
+    expect(unnotified).toBeGreaterThan(0)
   })
 })

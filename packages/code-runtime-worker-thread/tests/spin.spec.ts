@@ -49,13 +49,19 @@ describe('AdaptiveSpin', () => {
     expect(spinAt.length).toBeLessThanOrEqual(7 + Math.ceil(400 / (MAX_SPIN_BACKOFF + 1)))
   })
 
-  it('spins again at once after seeing a change, even while backing off', () => {
+  it('ends the backoff on a spin that sees a change, not on a look', () => {
     const spinner = new AdaptiveSpin(1)
-    pattern(spinner, 10)
+    // Spin, skip one, spin: two misses in a row, so the next two chances only look.
+    expect(pattern(spinner, 3)).toEqual([true, false, true])
     const words = word()
     words[0] = 1
-    // Backing off, it only looks, but what it sees tells it spinning pays again.
+    // Looks that see the change do not end the backoff…
     expect(spinner.spin(words, 0, 0).changed).toBe(true)
+    expect(spinner.spin(words, 0, 0).changed).toBe(true)
+    expect(spinner.counts).toMatchObject({ spins: 2, hits: 0 })
+    // …a spin that sees it does: after it, a miss skips only one chance again.
+    expect(spinner.spin(words, 0, 0).changed).toBe(true)
+    expect(spinner.counts).toMatchObject({ spins: 3, hits: 1 })
     expect(pattern(spinner, 3)).toEqual([true, false, true])
   })
 

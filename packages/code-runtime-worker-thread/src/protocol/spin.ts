@@ -62,8 +62,9 @@ export interface SpinCounts {
  * A spin window that backs off when spinning does not pay: after a spin that sees nothing, the
  * next 1, 2, 4, … up to {@link MAX_SPIN_BACKOFF} chances to spin only look once, so a peer that
  * answers slowly (a slow tool, a program that computes between calls, or an overloaded machine
- * on which the spinning thread takes the CPU from the one it waits for) costs few wasted spins.
- * A spin that sees the change resets the backoff.
+ * on which the spinning thread takes the CPU from the one it waits for) costs few wasted spins:
+ * at most one per MAX_SPIN_BACKOFF + 1 chances once backed off. A spin that sees the change
+ * resets the backoff.
  */
 export class AdaptiveSpin {
   readonly #maxMicros: number
@@ -80,11 +81,10 @@ export class AdaptiveSpin {
   /** Spin on `words[index]` while it equals `value`, unless backing off (then look once). */
   spin(words: Int32Array, index: number, value: number): SpinResult {
     if (this.#maxMicros <= 0 || this.#skip > 0) {
-      const look = spinWhileEqual(words, index, value, 0)
-      // A peer that had already answered would have been caught: spinning pays again.
-      if (look.changed) this.#backoff = this.#skip = 0
-      else if (this.#skip > 0) this.#skip -= 1
-      return look
+      // Only a spin ends the backoff: a change seen by this one look says little (the looking
+      // thread may merely have been descheduled since it wrote), so it is not taken as a sign.
+      if (this.#skip > 0) this.#skip -= 1
+      return spinWhileEqual(words, index, value, 0)
     }
     const result = spinWhileEqual(words, index, value, this.#maxMicros)
     this.#spins += 1
