@@ -88,20 +88,24 @@ describe('host spin through the runtime', () => {
 })
 
 describe('HostSpin fences', () => {
-  /** A call slot with a batch written and never taken: every spin on it catches at once. */
-  function writtenSlot(): CallSlotReader {
+  /** A call slot and a way to write a batch into it (every spin on it then catches at once). */
+  function callSlot() {
     const slot = createCallSlot()
     const reader = new CallSlotReader(slot)
-    Atomics.add(new Int32Array(slot, 0, 1), 0, 1)
-    return reader
+    const write = () => Atomics.add(new Int32Array(slot, 0, 1), 0, 1)
+    return { reader, write }
   }
 
   it('spins only while it is the one live run', () => {
     const meter = createHostSpinMeter()
     const first = new HostSpin(10, meter)
     const second = new HostSpin(10, meter)
+    const { reader, write } = callSlot()
+    write()
+    let taken = 0
     expect(first.allowed()).toBe(false)
-    expect(first.spin(writtenSlot())).toBe(false)
+    first.spinAndTake(reader, () => taken++)
+    expect(taken).toBe(0)
     second.end()
     second.end()
     expect(first.allowed()).toBe(true)
@@ -113,14 +117,21 @@ describe('HostSpin fences', () => {
   it('yields to the event loop after TURN_SPIN_CATCHES caught calls in one turn', async () => {
     const meter = createHostSpinMeter()
     const spin = new HostSpin(10, meter)
-    const slot = writtenSlot()
+    const { reader, write } = callSlot()
+    let taken = 0
+    const take = () => {
+      if (reader.take() !== undefined) taken += 1
+    }
     try {
-      let caught = 0
-      while (spin.spin(slot)) caught += 1
-      expect(caught).toBe(TURN_SPIN_CATCHES)
+      for (let i = 0; i < TURN_SPIN_CATCHES * 2; i++) {
+        write()
+        spin.spinAndTake(reader, take)
+      }
+      expect(taken).toBe(TURN_SPIN_CATCHES)
       expect(meter.hits).toBe(TURN_SPIN_CATCHES)
       await new Promise((resolve) => setImmediate(resolve))
-      expect(spin.spin(slot)).toBe(true)
+      spin.spinAndTake(reader, take)
+      expect(taken).toBe(TURN_SPIN_CATCHES + 1)
     } finally {
       spin.end()
     }

@@ -9,8 +9,8 @@
  * batch's byte length, `accepted` (the id of the last call the host accepted, by either path),
  * `after` (how many messages the worker had posted in this run when it wrote the batch) — then
  * the batch as UTF-8 text in the call-batch format (`call-batch.ts`), then one more Int32 word,
- * `spinning` (1 while the host polls the slot, see {@link CallSlotReader.spin}: the worker then
- * skips its notify).
+ * `spinning` (1 from the host's {@link CallSlotReader.spin} until its `endSpin`: the worker
+ * then skips its notify).
  *
  * Ordering: a batch that does not fit, or that the worker writes while the host has not yet
  * accepted every earlier call, travels as a `calls-json` message instead. The worker writes the
@@ -80,7 +80,7 @@ export class CallSlotWriter {
     Atomics.store(this.#words, AFTER, after)
     // `written` last: the host reads the length and text only after seeing it change.
     Atomics.store(this.#words, WRITTEN, (Atomics.load(this.#words, WRITTEN) + 1) | 0)
-    // A spinning host sees `written` before it stops (it clears `spinning`, then looks again).
+    // A polling host sees `written` before it stops (it clears `spinning`, then looks again).
     if (Atomics.load(this.#spinning, 0) !== 1) Atomics.notify(this.#words, WRITTEN)
     return true
   }
@@ -122,18 +122,23 @@ export class CallSlotReader {
 
   /**
    * Poll the slot for a batch not taken yet, for up to `spinner`'s window, on the host's main
-   * thread: true when one is waiting to be taken. Meanwhile the worker skips its notify, so a
-   * batch caught here costs the host no event-loop wake.
+   * thread; `changed` when one is waiting to be taken. The slot stays marked as polled — the
+   * worker skips its notify meanwhile, so a batch caught here costs the host no event-loop wake —
+   * until {@link endSpin}, which the caller must call once it has taken what it caught.
    */
   spin(spinner: AdaptiveSpin): SpinResult {
-    const words = this.#words
     Atomics.store(this.#spinning, 0, 1)
-    const result = spinner.spin(words, WRITTEN, this.#seen)
+    return spinner.spin(this.#words, WRITTEN, this.#seen)
+  }
+
+  /**
+   * End a {@link spin}: true when a batch is waiting to be taken — one whose writer saw the slot
+   * still polled and skipped its notify, so nothing else will announce it.
+   */
+  endSpin(): boolean {
     Atomics.store(this.#spinning, 0, 0)
-    // A worker that saw `spinning` set skipped its notify: look once more after clearing it.
-    if (!result.changed && Atomics.load(words, WRITTEN) !== this.#seen)
-      return { changed: true, micros: result.micros }
-    return result
+    // Cleared before this look: a worker that still saw it set wrote before the look.
+    return Atomics.load(this.#words, WRITTEN) !== this.#seen
   }
 
   /** Record that every call up to `lastId` was accepted: the worker may use the slot again. */

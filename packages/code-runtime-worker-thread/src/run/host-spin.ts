@@ -76,9 +76,12 @@ export class HostSpin {
     return this.#micros <= RUN_SPIN_ALLOWANCE_MICROS + elapsedMicros * RUN_SPIN_SHARE
   }
 
-  /** Spin on `slot` if allowed; true when a batch is waiting to be taken. */
-  spin(slot: CallSlotReader): boolean {
-    if (!this.allowed()) return false
+  /**
+   * Spin on `slot` if allowed, and call `take` for what arrives: a batch caught while spinning,
+   * and one written before the spin ended (see `CallSlotReader.endSpin`).
+   */
+  spinAndTake(slot: CallSlotReader, take: () => void): void {
+    if (!this.allowed()) return
     const before = this.#spinner.counts
     const result = slot.spin(this.#spinner)
     const after = this.#spinner.counts
@@ -86,13 +89,22 @@ export class HostSpin {
     this.#meter.spins += after.spins - before.spins
     this.#meter.hits += after.hits - before.hits
     this.#meter.micros += result.micros
-    if (result.changed) {
+    let caught = result.changed
+    try {
+      if (result.changed) take()
+    } finally {
+      // Ended only after taking, so the worker skips its notify for the call just caught.
+      if (slot.endSpin()) {
+        caught = true
+        take()
+      }
+    }
+    if (caught) {
       turnCatches += 1
       if (!turnResetQueued) {
         turnResetQueued = true
         setImmediate(resetTurn)
       }
     }
-    return result.changed
   }
 }

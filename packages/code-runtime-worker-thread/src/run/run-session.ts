@@ -68,13 +68,8 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     else if (delivery === 'needs-wake') worker.postMessage({ k: 'wake' })
     // A worker already running its program, with nothing left to wait for, answers with its next
     // call at once (the sequential pattern): catch it without an event-loop wake (`host-spin.ts`).
-    else if (
-      spin !== undefined &&
-      replies.outstanding === 0 &&
-      heldBatch === undefined &&
-      spin.spin(callSlot!)
-    ) {
-      takeCalls()
+    else if (spin !== undefined && replies.outstanding === 0 && heldBatch === undefined) {
+      spin.spinAndTake(callSlot!, takeCalls)
     }
   }, maxReplyUnits(config))
 
