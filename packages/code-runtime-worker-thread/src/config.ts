@@ -14,6 +14,7 @@ import {
   type StandardConfigSchema,
 } from '@dsh/tools-codemode/runtime-kit'
 import { WorkerRuntimeConfigError } from './errors'
+import { MAX_SPIN_MICROS } from './protocol/reply-slot'
 import type { CodeEngine, ResolvedWorkerThreadRuntimeConfig, WorkerThreadRuntimeConfig } from './types'
 
 export { MAX_TIMER_MS, type StandardConfigSchema }
@@ -30,6 +31,8 @@ export const DEFAULT_WORKER_THREAD_RUNTIME_CONFIG: ResolvedWorkerThreadRuntimeCo
   maxQueuedRuns: 1024,
   warmWorkers: 2,
   isolation: 'thread',
+  hostSpinMicros: 30,
+  workerSpinMicros: 50,
 })
 
 const rules: OptionRules<ResolvedWorkerThreadRuntimeConfig> = {
@@ -43,6 +46,8 @@ const rules: OptionRules<ResolvedWorkerThreadRuntimeConfig> = {
   maxQueuedRuns: integerOption(0, 1_048_576),
   warmWorkers: integerOption(0, 64),
   isolation: choiceOption(['thread', 'process']),
+  hostSpinMicros: integerOption(0, MAX_SPIN_MICROS),
+  workerSpinMicros: integerOption(0, MAX_SPIN_MICROS),
 }
 
 /** Result of {@link checkWorkerThreadRuntimeConfig}: the resolved config, or every problem found. */

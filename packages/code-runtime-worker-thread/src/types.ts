@@ -77,6 +77,20 @@ export interface WorkerThreadRuntimeConfig {
    * per run (absorbed by `warmWorkers`) and about 40 MB RSS per live process.
    */
   readonly isolation?: 'thread' | 'process'
+  /**
+   * How long the host's main thread may poll a run's call slot for the program's next call
+   * after answering one, in microseconds (default 30, 0 – 1 000; 0 never polls). A sequential
+   * program's next call is then taken without an event-loop wake. Bounded per reply, backed off
+   * when polls catch nothing, capped at a quarter of the run's wall time, and off while more than
+   * one run is live. Only `quickjs` threads (not `isolation: 'process'`) have a call slot.
+   */
+  readonly hostSpinMicros?: number
+  /**
+   * How long a `quickjs` worker polls its reply slot for the host's answer before it blocks, in
+   * microseconds (default 50, 0 – 1 000; 0 never polls). The poll is the worker's busy time and
+   * counts toward `computeMs` like its blocking does.
+   */
+  readonly workerSpinMicros?: number
 }
 
 /** A validated {@link WorkerThreadRuntimeConfig} with every default applied. */
@@ -91,6 +105,8 @@ export interface ResolvedWorkerThreadRuntimeConfig {
   readonly maxQueuedRuns: number
   readonly warmWorkers: number
   readonly isolation: 'thread' | 'process'
+  readonly hostSpinMicros: number
+  readonly workerSpinMicros: number
 }
 
 /** A snapshot of the runtime's workers, for monitoring and tests. */
@@ -105,4 +121,10 @@ export interface WorkerRuntimeStats {
   readonly warmWorkers: number
   /** Runs waiting for a concurrency slot. */
   readonly queuedRuns: number
+  /** Host-side polls of a call slot after a reply (see `hostSpinMicros`), since the runtime started. */
+  readonly hostSpins: number
+  /** Of {@link hostSpins}, those that caught the program's next call. */
+  readonly hostSpinHits: number
+  /** Microseconds the host's main thread spent in those polls. */
+  readonly hostSpinMicros: number
 }

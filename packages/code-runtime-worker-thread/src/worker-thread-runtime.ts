@@ -14,6 +14,7 @@ import {
 import { checkProgram } from './check-program'
 import { resolveWorkerThreadRuntimeConfig } from './config'
 import { WorkerPool } from './pool/worker-pool'
+import { createHostSpinMeter } from './run/host-spin'
 import { runSession } from './run/run-session'
 import { TypeStripper } from './strip/type-stripper'
 import type {
@@ -35,6 +36,7 @@ export class WorkerThreadRuntime implements CodeRuntime {
   readonly #stripper = new TypeStripper()
   readonly #shutdown = new AbortController()
   readonly #runs = new RunTracker()
+  readonly #spinMeter = createHostSpinMeter()
 
   /** Validate `config` (throws `WorkerRuntimeConfigError`) and start warming workers. */
   constructor(config?: WorkerThreadRuntimeConfig | null) {
@@ -45,6 +47,7 @@ export class WorkerThreadRuntime implements CodeRuntime {
         engine: this.config.engine,
         computeMs: this.config.computeMs,
         isolation: this.config.isolation,
+        workerSpinMicros: this.config.workerSpinMicros,
       },
       this.config,
     )
@@ -67,6 +70,9 @@ export class WorkerThreadRuntime implements CodeRuntime {
       exitingWorkers: this.#pool.exiting,
       warmWorkers: this.#pool.warm,
       queuedRuns: this.#pool.queued,
+      hostSpins: this.#spinMeter.spins,
+      hostSpinHits: this.#spinMeter.hits,
+      hostSpinMicros: this.#spinMeter.micros,
     }
   }
 
@@ -129,6 +135,7 @@ export class WorkerThreadRuntime implements CodeRuntime {
         host,
         config: this.config,
         shutdown: this.#shutdown.signal,
+        spinMeter: this.#spinMeter,
       })
     } finally {
       // The worker keeps its slot until it has exited: the cap bounds threads, not just programs.

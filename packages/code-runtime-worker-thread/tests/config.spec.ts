@@ -34,6 +34,19 @@ describe('config', () => {
     }
   })
 
+  it('accepts hostSpinMicros and workerSpinMicros from 0 to 1000 µs, defaults 30 and 50, and refuses the rest', () => {
+    expect(DEFAULT_WORKER_THREAD_RUNTIME_CONFIG).toMatchObject({ hostSpinMicros: 30, workerSpinMicros: 50 })
+    for (const key of ['hostSpinMicros', 'workerSpinMicros'] as const) {
+      expect(resolveWorkerThreadRuntimeConfig({ [key]: 0 })[key]).toBe(0)
+      expect(resolveWorkerThreadRuntimeConfig({ [key]: 1_000 })[key]).toBe(1_000)
+      for (const value of [-1, 0.5, 1_001, Number.POSITIVE_INFINITY, Number.NaN, '30', null]) {
+        expect(() => resolveWorkerThreadRuntimeConfig({ [key]: value } as never)).toThrow(
+          new RegExp(`${key} must be an integer between 0 and 1000`),
+        )
+      }
+    }
+  })
+
   it('accepts maxWallMs up to 2147483647 and refuses one more', () => {
     expect(resolveWorkerThreadRuntimeConfig({ maxWallMs: 2_147_483_647 }).maxWallMs).toBe(2_147_483_647)
     expect(() => resolveWorkerThreadRuntimeConfig({ maxWallMs: 2_147_483_648 })).toThrow(

@@ -30,6 +30,20 @@ describe('reply slot', () => {
     expect(reader.take()).toBe('[4,0,1,null]')
   })
 
+  it('needs no wake-up between a take that returned a batch and the next take', () => {
+    const slot = createReplySlot()
+    const reader = new ReplySlotReader(slot)
+    expect(offerReplies(slot, [1, 0, 1, null])).toBe('needs-wake')
+    expect(reader.take()).toBe('[1,0,1,null]')
+    // The worker is settling that batch and will take again before it sleeps.
+    expect(offerReplies(slot, [2, 0, 2, null])).toBe('woken')
+    expect(reader.take()).toBe('[2,0,2,null]')
+    // An empty take ends that promise: the next batch must wake the worker again.
+    expect(reader.take()).toBeUndefined()
+    expect(offerReplies(slot, [3, 0, 3, null])).toBe('needs-wake')
+    expect(reader.take()).toBe('[3,0,3,null]')
+  })
+
   it('refuses a batch larger than the slot, leaving it empty', () => {
     const slot = createReplySlot()
     const reader = new ReplySlotReader(slot)

@@ -52,6 +52,8 @@ export interface SpawnOptions {
   readonly computeMs?: number
   /** `'process'`: the worker lives in a fresh Node process of its own (see `ProcessWorker`). */
   readonly isolation?: 'thread' | 'process'
+  /** How long a QuickJS worker polls its reply slot before blocking, in µs (default 0: never). */
+  readonly workerSpinMicros?: number
   /** The worker's program; the engine's worker source unless given (tests drive hostile workers). */
   readonly source?: string
 }
@@ -104,7 +106,7 @@ export interface WorkerSlots {
 export function runWorkerSlots(options: SpawnOptions): WorkerSlots | undefined {
   // Only a QuickJS thread of this process can share them (and only its worker reads them).
   return options.engine === 'quickjs' && options.isolation !== 'process' && options.source === undefined
-    ? { replySlot: createReplySlot(), callSlot: createCallSlot() }
+    ? { replySlot: createReplySlot(options.workerSpinMicros), callSlot: createCallSlot() }
     : undefined
 }
 

@@ -8,7 +8,9 @@
  * Layout: four Int32 words — `written` (sequence of the last batch the worker wrote), the
  * batch's byte length, `accepted` (the id of the last call the host accepted, by either path),
  * `after` (how many messages the worker had posted in this run when it wrote the batch) — then
- * the batch as UTF-8 text in the call-batch format (`call-batch.ts`).
+ * the batch as UTF-8 text in the call-batch format (`call-batch.ts`), then one more Int32 word,
+ * `spinning` (1 from the host's {@link CallSlotReader.spin} until its `endSpin`: the worker
+ * then skips its notify).
  *
  * Ordering: a batch that does not fit, or that the worker writes while the host has not yet
  * accepted every earlier call, travels as a `calls-json` message instead. The worker writes the
@@ -23,6 +25,8 @@
  * bounds-checks the length, and parses and validates the text like a message.
  */
 
+import type { AdaptiveSpin, SpinResult } from './spin'
+
 const WRITTEN = 0
 const LENGTH = 1
 const ACCEPTED = 2
@@ -32,9 +36,14 @@ const HEADER_BYTES = 16
 /** Bytes of call text one slot holds; larger batches travel as `calls-json` messages. */
 export const CALL_SLOT_BYTES = 64 * 1024
 
+/** The `spinning` word, after the text. */
+function spinningWord(slot: SharedArrayBuffer): Int32Array {
+  return new Int32Array(slot, HEADER_BYTES + CALL_SLOT_BYTES, 1)
+}
+
 /** A fresh, empty slot. */
 export function createCallSlot(): SharedArrayBuffer {
-  return new SharedArrayBuffer(HEADER_BYTES + CALL_SLOT_BYTES)
+  return new SharedArrayBuffer(HEADER_BYTES + CALL_SLOT_BYTES + 4)
 }
 
 /** `Atomics.waitAsync` (ES2024; the package compiles against ES2023's lib). */
@@ -48,10 +57,12 @@ const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync
 /** Worker side: offers call batches to the host. */
 export class CallSlotWriter {
   readonly #words: Int32Array
+  readonly #spinning: Int32Array
   readonly #bytes: Buffer
 
   constructor(slot: SharedArrayBuffer) {
     this.#words = new Int32Array(slot, 0, 4)
+    this.#spinning = spinningWord(slot)
     this.#bytes = Buffer.from(slot, HEADER_BYTES, CALL_SLOT_BYTES)
   }
 
@@ -69,7 +80,8 @@ export class CallSlotWriter {
     Atomics.store(this.#words, AFTER, after)
     // `written` last: the host reads the length and text only after seeing it change.
     Atomics.store(this.#words, WRITTEN, (Atomics.load(this.#words, WRITTEN) + 1) | 0)
-    Atomics.notify(this.#words, WRITTEN)
+    // A polling host sees `written` before it stops (it clears `spinning`, then looks again).
+    if (Atomics.load(this.#spinning, 0) !== 1) Atomics.notify(this.#words, WRITTEN)
     return true
   }
 }
@@ -83,12 +95,14 @@ export interface CallSlotBatch {
 /** Host side: takes call batches, and tells the worker which calls it has accepted. */
 export class CallSlotReader {
   readonly #words: Int32Array
+  readonly #spinning: Int32Array
   readonly #bytes: Buffer
   #seen = 0
   #watching = false
 
   constructor(slot: SharedArrayBuffer) {
     this.#words = new Int32Array(slot, 0, 4)
+    this.#spinning = spinningWord(slot)
     this.#bytes = Buffer.from(slot, HEADER_BYTES, CALL_SLOT_BYTES)
     this.#seen = Atomics.load(this.#words, WRITTEN)
   }
@@ -104,6 +118,27 @@ export class CallSlotReader {
     const length = Atomics.load(this.#words, LENGTH)
     const text = length >= 0 && length <= CALL_SLOT_BYTES ? this.#bytes.toString('utf8', 0, length) : ''
     return { text, after: Atomics.load(this.#words, AFTER) }
+  }
+
+  /**
+   * Poll the slot for a batch not taken yet, for up to `spinner`'s window, on the host's main
+   * thread; `changed` when one is waiting to be taken. The slot stays marked as polled — the
+   * worker skips its notify meanwhile, so a batch caught here costs the host no event-loop wake —
+   * until {@link endSpin}, which the caller must call once it has taken what it caught.
+   */
+  spin(spinner: AdaptiveSpin): SpinResult {
+    Atomics.store(this.#spinning, 0, 1)
+    return spinner.spin(this.#words, WRITTEN, this.#seen)
+  }
+
+  /**
+   * End a {@link spin}: true when a batch is waiting to be taken — one whose writer saw the slot
+   * still polled and skipped its notify, so nothing else will announce it.
+   */
+  endSpin(): boolean {
+    Atomics.store(this.#spinning, 0, 0)
+    // Cleared before this look: a worker that still saw it set wrote before the look.
+    return Atomics.load(this.#words, WRITTEN) !== this.#seen
   }
 
   /** Record that every call up to `lastId` was accepted: the worker may use the slot again. */

@@ -48,6 +48,11 @@ export class ReplyBatcher {
     this.#outstanding += 1
   }
 
+  /** Calls forwarded to the host and not answered yet. */
+  get outstanding(): number {
+    return this.#outstanding
+  }
+
   /** Queue a successful call: primitives travel as they are, anything else as JSON text. */
   value(id: number, toolName: string, value: unknown): void {
     if (value === null || value === undefined) {

@@ -12,6 +12,7 @@ import type { RunMessage, WorkerCall } from '../protocol/messages'
 import { type ParsedWorkerMessage, parseCallText, parseWorkerMessage } from '../protocol/parse-worker-message'
 import { ReplySlotWriter } from '../protocol/reply-slot'
 import type { JsonValue, ResolvedWorkerThreadRuntimeConfig } from '../types'
+import { createHostSpinMeter, HostSpin, type HostSpinMeter } from './host-spin'
 import { ReplyBatcher } from './reply-batcher'
 
 /** What one run needs besides its worker. */
@@ -23,6 +24,8 @@ export interface RunSessionInput {
   readonly config: ResolvedWorkerThreadRuntimeConfig
   /** Aborted when the runtime is disposed: the run ends as `abort`. */
   readonly shutdown: AbortSignal
+  /** Where the run's host-side spinning is counted (the runtime's stats); uncounted if absent. */
+  readonly spinMeter?: HostSpinMeter
 }
 
 /**
@@ -54,11 +57,20 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     onMessageError,
     afterPost: callSlot === undefined ? undefined : () => callSlot.watch(takeCalls),
   })
+  const spin =
+    callSlot === undefined || config.hostSpinMicros === 0
+      ? undefined
+      : new HostSpin(config.hostSpinMicros, input.spinMeter ?? createHostSpinMeter())
   const replies = new ReplyBatcher((batch) => {
     if (run.settled) return
     const delivery = replySlot === undefined ? 'refused' : replySlot.offer(batch)
     if (delivery === 'refused') worker.postMessage({ k: 'res', r: batch })
     else if (delivery === 'needs-wake') worker.postMessage({ k: 'wake' })
+    // A worker already running its program, with nothing left to wait for, answers with its next
+    // call at once (the sequential pattern): catch it without an event-loop wake (`host-spin.ts`).
+    else if (spin !== undefined && replies.outstanding === 0 && heldBatch === undefined) {
+      spin.spinAndTake(callSlot!, takeCalls)
+    }
   }, maxReplyUnits(config))
 
   /** Account and forward lines; the run fails on the first line past `maxOutputBytes`. */
@@ -157,11 +169,13 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     run.fail('exception', `a message from the program could not be read on the host (${reason})`)
   }
 
-  return run.start({
+  const outcome = run.start({
     k: 'run',
     code: input.source,
     names: JSON.stringify(input.toolNames),
     limit: config.maxOutputBytes,
     lines: config.maxLogLines,
   } satisfies RunMessage)
+  if (spin === undefined) return outcome
+  return outcome.finally(() => spin.end())
 }
