@@ -236,6 +236,18 @@ describe('call slot against a hostile worker', () => {
     expect(calls).toHaveLength(0)
   })
 
+  it('fails only the call whose argument text is not JSON: the tool is never reached', async () => {
+    // The frame is well formed, so the batch is read; the arguments are handed on as text and
+    // refused when parsed (here by the runtime for a host without callJson).
+    const { outcome, calls } = await runHostileSlotWriter(
+      `write('[1,"echo",[{"a":tru}]]')
+      const wait = () => { if (Atomics.load(slot, 2) === 1) parentPort.postMessage({ k: 'done', s: 0, v: '7' }); else setTimeout(wait, 1) }
+      wait()`,
+    )
+    expect(outcome).toMatchObject({ ok: true, result: 7 })
+    expect(calls).toHaveLength(0)
+  })
+
   it('answers a call a worker writes into the slot, checked like any other', async () => {
     const { outcome, calls } = await runHostileSlotWriter(
       `write('[1,"echo",[{"a":1}]]')

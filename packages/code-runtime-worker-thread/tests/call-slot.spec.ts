@@ -137,7 +137,11 @@ describe('call batch text', () => {
     ])
     expect(parseCallBatch(text)).toEqual({
       ok: true,
-      triples: [1, 'a"b', { x: [1, ']'] }, 2, 'echo', undefined, 3, 'echo', null],
+      calls: [
+        { id: 1, name: 'a"b', argsJson: '{"x":[1,"]"]}' },
+        { id: 2, name: 'echo', argsJson: undefined },
+        { id: 3, name: 'echo', argsJson: 'null' },
+      ],
     })
   })
 
@@ -166,6 +170,14 @@ describe('call batch text', () => {
       '[1,"echo",[1,2]]',
       '[1,"echo",[]',
       'null',
+      '[1,"echo",[]] x',
+      '[1,,"echo",[]]',
+      '[1,"echo",[],]',
+      '[1,"echo",{}]',
+      '[1x,"echo",[]]',
+      '[1,"echo,[]]',
+      '[1,"echo",[1 ]',
+      '  [1,"echo",[ 1 , 2 ]]',
     ]) {
       const parsed = parseCallBatch(text)
       expect(parsed.ok).toBe(false)
@@ -180,8 +192,8 @@ describe('call batch text', () => {
       message: {
         kind: 'calls',
         calls: [
-          { id: 1, args: { i: 0 } },
-          { id: 2, args: { i: 1 } },
+          { id: 1, argsJson: '{"i":0}' },
+          { id: 2, argsJson: '{"i":1}' },
         ],
       },
     })

@@ -57,6 +57,59 @@ describe.each(ENGINES)('WorkerThreadRuntime (%s)', (engine) => {
     )
   })
 
+  it('hands arguments to host.callJson as the JSON text the program serialized (QuickJS), else to call', async () => {
+    const viaText: [string, string][] = []
+    const viaValue: [string, unknown][] = []
+    const host = {
+      signal: new AbortController().signal,
+      call: async (name: string, args: unknown) => {
+        viaValue.push([name, args])
+        return args as never
+      },
+      callJson: async (name: string, argsJson: string) => {
+        viaText.push([name, argsJson])
+        return JSON.parse(argsJson)
+      },
+    }
+    const outcome = await runtime.run(
+      request(
+        'const a = await tools.echo({ s: "[]" + String.fromCharCode(34, 92), n: [1, { x: null }] })\nconst b = await tools.echo()\nconst c = await Promise.all([tools.echo(1), tools.echo("two")])\nreturn [a, b ?? null, c]',
+        ['echo'],
+      ),
+      host,
+    )
+    expect(outcome).toEqual({
+      ok: true,
+      logs: [],
+      result: [{ s: '[]"\\', n: [1, { x: null }] }, null, [1, 'two']],
+    })
+    if (engine === 'quickjs') {
+      // Arguments leave the engine as text and stay text; a call without arguments uses `call`.
+      expect(viaText).toEqual([
+        ['echo', '{"s":"[]\\"\\\\","n":[1,{"x":null}]}'],
+        ['echo', '1'],
+        ['echo', '"two"'],
+      ])
+      expect(viaValue).toEqual([['echo', undefined]])
+    } else {
+      // node:vm structured-clones arguments: they arrive as values.
+      expect(viaText).toEqual([])
+      expect(viaValue.map(([, args]) => args)).toEqual([
+        { s: '[]"\\', n: [1, { x: null }] },
+        undefined,
+        1,
+        'two',
+      ])
+    }
+  })
+
+  it('parses argument text itself for a host without callJson', async () => {
+    const { host, calls } = fakeHost(tools)
+    const outcome = await runtime.run(request('return (await tools.add({ a: 2, b: 3 })).sum', ['add']), host)
+    expect(outcome).toEqual({ ok: true, logs: [], result: 5 })
+    expect(calls).toEqual([{ name: 'add', args: { a: 2, b: 3 } }])
+  })
+
   it('forwards Promise.all calls in submission order and resolves each to its value', async () => {
     const { host, calls } = fakeHost(tools)
     const outcome = await runtime.run(

@@ -28,11 +28,11 @@ export const ReplyStatus = {
 export type ReplyStatus = (typeof ReplyStatus)[keyof typeof ReplyStatus]
 
 /** One binding call, as rebuilt by the host-side validator. */
-export interface WorkerCall {
-  readonly id: number
-  readonly name: string
-  readonly args: unknown
-}
+export type WorkerCall =
+  /** Arguments as the worker's message carried them (structured-cloned), or none. */
+  | { readonly id: number; readonly name: string; readonly args: unknown; readonly argsJson?: undefined }
+  /** Arguments as JSON text (a batch in text form, `call-batch.ts`): the host parses them. */
+  | { readonly id: number; readonly name: string; readonly argsJson: string; readonly args?: undefined }
 
 /** An inbound message after validation: a fresh object holding only checked fields. */
 export type WorkerMessage =

@@ -13,7 +13,7 @@ import {
   parseDoneMessage,
   refuseMessage,
 } from '@dsh/tools-codemode/runtime-kit'
-import { parseCallBatch } from './call-batch'
+import { type CallBatchCall, parseCallBatch } from './call-batch'
 import type { WorkerCall, WorkerMessage } from './messages'
 
 /** Validation result: a rebuilt message or the reason it was refused. */
@@ -37,6 +37,24 @@ function parseCalls(raw: unknown, cursor: CallCursor): ParsedWorkerMessage {
   return { ok: true, message: { kind: 'calls', calls } }
 }
 
+/** {@link parseCalls} for a batch in text form: the arguments stay JSON text. */
+function parseTextCalls(batch: readonly CallBatchCall[], cursor: CallCursor): ParsedWorkerMessage {
+  const calls: WorkerCall[] = []
+  let expected = cursor.nextCallId
+  for (const { id, name, argsJson } of batch) {
+    const issue = callIssue(cursor, id, name, expected)
+    if (issue !== undefined) return refuseMessage(issue)
+    calls.push(
+      argsJson === undefined
+        ? { id: expected, name: name as string, args: undefined }
+        : { id: expected, name: name as string, argsJson },
+    )
+    expected += 1
+  }
+  cursor.nextCallId = expected
+  return { ok: true, message: { kind: 'calls', calls } }
+}
+
 /**
  * Check and rebuild a batch of calls in text form (`call-batch.ts`), from the call slot or a
  * `calls-json` message. A refusal marked `unreadable` means the program's arguments are too deep
@@ -45,7 +63,7 @@ function parseCalls(raw: unknown, cursor: CallCursor): ParsedWorkerMessage {
 export function parseCallText(text: unknown, cursor: CallCursor): ParsedWorkerMessage {
   if (typeof text !== 'string') return refuseMessage('a call batch must be text')
   const batch = parseCallBatch(text)
-  return batch.ok ? parseCalls(batch.triples, cursor) : batch
+  return batch.ok ? parseTextCalls(batch.calls, cursor) : batch
 }
 
 function parseLogs(raw: unknown): ParsedWorkerMessage {

@@ -78,10 +78,20 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     for (const line of lines) if (!run.log(line)) return
   }
 
+  /**
+   * Arguments that arrived as JSON text go to `host.callJson`, which parses them into a value it
+   * owns; a host without it gets them parsed here (text that is not JSON fails that call).
+   */
+  const callHost = (call: WorkerCall): Promise<JsonValue> => {
+    if (call.argsJson === undefined) return host.call(call.name, call.args as JsonValue)
+    if (host.callJson !== undefined) return host.callJson(call.name, call.argsJson)
+    return host.call(call.name, JSON.parse(call.argsJson) as JsonValue)
+  }
+
   const dispatch = (call: WorkerCall): void => {
     let pending: Promise<JsonValue>
     try {
-      pending = host.call(call.name, call.args as JsonValue)
+      pending = callHost(call)
     } catch (error) {
       pending = Promise.reject(error)
     }
