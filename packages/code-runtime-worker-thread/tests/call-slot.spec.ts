@@ -9,7 +9,6 @@ import { describe, expect, it } from 'vitest'
 import {
   callBatchEntry,
   callBatchText,
-  jsonNestsDeeperThan,
   MAX_CALL_ARGUMENT_DEPTH,
   parseCallBatch,
 } from '../src/protocol/call-batch'
@@ -120,13 +119,17 @@ describe('call slot', () => {
 
 describe('call batch text', () => {
   it('measures nesting outside strings only, escapes included', () => {
-    expect(jsonNestsDeeperThan('[[1]]', 2)).toBe(false)
-    expect(jsonNestsDeeperThan('[[[1]]]', 2)).toBe(true)
-    expect(jsonNestsDeeperThan('{"a":{"b":{}}}', 2)).toBe(true)
-    const brackets = JSON.stringify({ s: '[[[[{{{{' })
-    expect(jsonNestsDeeperThan(brackets, 1)).toBe(false)
-    const escaped = JSON.stringify(['\\', '"[[[[', '\\"[[[['])
-    expect(jsonNestsDeeperThan(escaped, 1)).toBe(false)
+    const at = (args: unknown) =>
+      parseCallBatch(callBatchText([callBatchEntry(1, 'echo', JSON.stringify(args))]))
+    const deep = (depth: number, leaf: unknown): unknown => (depth === 0 ? leaf : [deep(depth - 1, leaf)])
+    const brackets = ['\\', '"[[[[{{{{', '\\"[[[[', '[['.repeat(MAX_CALL_ARGUMENT_DEPTH)]
+    expect(at(deep(MAX_CALL_ARGUMENT_DEPTH - 1, brackets))).toMatchObject({ ok: true })
+    expect(at(deep(MAX_CALL_ARGUMENT_DEPTH, brackets))).toMatchObject({ ok: false, unreadable: true })
+    expect(at({ a: { b: deep(MAX_CALL_ARGUMENT_DEPTH - 2, 1) } })).toMatchObject({ ok: true })
+    expect(at({ a: { b: deep(MAX_CALL_ARGUMENT_DEPTH - 1, 1) } })).toMatchObject({
+      ok: false,
+      unreadable: true,
+    })
   })
 
   it('round-trips calls with and without arguments', () => {

@@ -23,23 +23,6 @@ export function callBatchText(entries: readonly string[]): string {
   return `[${entries.join(',')}]`
 }
 
-/** Whether JSON `text` nests arrays and objects more than `max` levels deep (strings skipped). */
-export function jsonNestsDeeperThan(text: string, max: number): boolean {
-  let depth = 0
-  let inString = false
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (inString) {
-      if (c === 0x5c) i++
-      else if (c === 0x22) inString = false
-    } else if (c === 0x22) inString = true
-    else if (c === 0x5b || c === 0x7b) {
-      if (++depth > max) return true
-    } else if (c === 0x5d || c === 0x7d) depth--
-  }
-  return false
-}
-
 /** One call of a batch in text form: `argsJson` is its arguments' JSON text, `undefined` for none. */
 export interface CallBatchCall {
   readonly id: unknown
