@@ -175,4 +175,38 @@ describe('serialize', () => {
     expect(serialize(value, 'r')).toEqual({ invalid: 'r: a function at $.c' })
     expect(reads).toEqual(['a', 'b', 'c'])
   })
+
+  it('hands a root object over from its flat fast path at any key without reading a property twice', () => {
+    // The root object's primitive values are written by a fast path that passes the walk on at
+    // its first object value: try that hand-over at every position, with skipped keys around it.
+    for (let at = 0; at < 5; at++) {
+      const reads: string[] = []
+      const root: Record<string, unknown> = {}
+      const nested = { n: [1, { m: 'x' }] }
+      for (let i = 0; i < 5; i++) {
+        const value = i === at ? nested : i % 2 === 0 ? `s${i}` : i === 3 ? undefined : i
+        Object.defineProperty(root, `k${i}`, {
+          enumerable: true,
+          get() {
+            reads.push(`k${i}`)
+            return value
+          },
+        })
+      }
+      const expected = JSON.stringify(Object.fromEntries(Object.keys(root).map((k) => [k, root[k]])))
+      reads.length = 0
+      expect(serialize(root, 'r'), `object at k${at}`).toBe(expected)
+      expect(reads).toEqual(['k0', 'k1', 'k2', 'k3', 'k4'])
+
+      const self: Record<string, unknown> = { a: 1, b: 'two' }
+      self[`c${at}`] = at % 2 === 0 ? self : [self]
+      self['z'] = () => 0
+      const path = at % 2 === 0 ? `$.c${at}` : `$.c${at}[0]`
+      expect(serialize(self, 'r'), `cycle at c${at}`).toEqual({ invalid: `r: a cycle at ${path}` })
+
+      const refused: Record<string, unknown> = { a: 1, b: undefined }
+      refused[`bad key ${at}`] = 10n
+      expect(serialize(refused, 'r')).toEqual({ invalid: `r: a BigInt at $["bad key ${at}"]` })
+    }
+  })
 })

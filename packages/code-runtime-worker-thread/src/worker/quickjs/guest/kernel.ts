@@ -108,6 +108,13 @@ export function createKernel(host: GuestHost): GuestKernel {
   })
 
   const pending: Record<number, Pending> = I.create(null)
+  // One executor for every call's promise, instead of a closure made per call: the engine runs
+  // an executor synchronously inside `new Promise`, so `captured` is the new promise's own
+  // resolving functions when it is read right after.
+  let captured: Pending | undefined
+  const capture = (resolve: Pending['resolve'], reject: Pending['reject']): void => {
+    captured = { resolve, reject }
+  }
   const callTool = (name: string, args: unknown): Promise<unknown> => {
     let ticket: number | string
     if (args === undefined) ticket = host.call(name, '')
@@ -116,9 +123,10 @@ export function createKernel(host: GuestHost): GuestKernel {
       ticket = typeof json === 'string' ? host.call(name, json) : json.invalid
     }
     if (typeof ticket === 'number') {
-      return new I.Promise((resolve, reject) => {
-        pending[ticket] = { resolve, reject }
-      })
+      const promise = new I.Promise(capture)
+      pending[ticket] = captured as Pending
+      captured = undefined
+      return promise
     }
     return I.apply(I.promiseReject, I.Promise, [new ToolCallError(name, ticket)]) as Promise<unknown>
   }

@@ -103,13 +103,59 @@ export function serialize(root: unknown, refusal: string): string | NotJson {
   const first = primitiveJson(root)
   if (typeof first === 'string') return first
   if (first !== undefined) return invalid(refusal, '$', PROBLEMS[first] as string)
-  let out = ''
+  if (I.isArray(root)) return serializeFrom('', [], -1, root as Record<number, unknown>, refusal)
+  return serializeFlat(root as Record<string, unknown>, refusal)
+}
+
+/**
+ * A plain object at the root, written without the general walk's frames while its values are
+ * primitives — the usual shape of tool arguments (`{ path, limit }`), for which the walk's
+ * bookkeeping cost the engine more than the writing. At the first value that is an object it
+ * hands the work, as far as it got, to {@link serializeFrom}: no property is read twice.
+ */
+function serializeFlat(root: Record<string, unknown>, refusal: string): string | NotJson {
+  const proto: unknown = I.getPrototypeOf(root)
+  if (proto !== I.ObjectProto && proto !== null) return invalid(refusal, '$', 'a non-plain object')
+  const keys = I.keys(root)
+  const length = keys.length
+  let out = '{'
+  let wrote = false
+  for (let i = 0; i < length; i++) {
+    const key = keys[i] as string
+    const item = root[key]
+    if (item === undefined) continue
+    if (wrote) out += ','
+    wrote = true
+    out += quoteKey(key) + ':'
+    const text = primitiveJson(item)
+    if (typeof text === 'string') {
+      out += text
+      continue
+    }
+    const frame: Frame = { value: root, array: false, keys, length, index: i + 1, wrote }
+    if (text !== undefined) return invalid(refusal, pathOf([frame], 0), PROBLEMS[text] as string)
+    return serializeFrom(out, [frame], 0, item as Record<string, unknown>, refusal)
+  }
+  return out + '}'
+}
+
+/**
+ * The general walk, resumed: `written` is the text so far, `frames[0..openTop]` the objects
+ * still open (none: -1), and `start` the object to open now (the root, when none is open).
+ */
+function serializeFrom(
+  written: string,
+  frames: Frame[],
+  openTop: number,
+  start: Record<string | number, unknown>,
+  refusal: string,
+): string | NotJson {
+  let out = written
   const chunks: string[] = []
   let c = 0
-  const frames: Frame[] = []
-  let top = -1
+  let top = openTop
   let active: Set<object> | undefined
-  let object = root as Record<string | number, unknown>
+  let object = start
   for (;;) {
     // Open `object` (the root, or a child the loop below found).
     if (top >= 0) {
