@@ -16,6 +16,7 @@ import { describeError, formatLine } from '../quickjs/guest/format'
 import { descriptor, intrinsics as I } from '../quickjs/guest/intrinsics'
 import { serialize } from '../quickjs/guest/serialize'
 import { checkTimerCallback, type Pending, type Timer, timerDelay } from '../quickjs/guest/timer-args'
+import { createToolCallErrorClass } from '../quickjs/guest/tool-call-error'
 
 /** The worker's functions the kernel calls (privileged realm; primitives in and out). */
 export interface NodeVmHost {
@@ -94,14 +95,7 @@ export function installKernel(host: NodeVmHost, global: KernelGlobal): NodeVmKer
   // Read once: the host object belongs to the privileged realm and is never handed on.
   const { call: hostCall, log: hostLog, timer: hostTimer, clearTimer: hostClearTimer, done: hostDone } = host
 
-  class ToolCallError extends I.Error {
-    declare readonly toolName: string
-    constructor(toolName: string, message: string) {
-      super(message)
-      I.defineProperty(this, 'toolName', descriptor(I.String(toolName), true, true))
-    }
-  }
-  I.defineProperty(ToolCallError.prototype, 'name', descriptor('ToolCallError', true, false))
+  const ToolCallError = createToolCallErrorClass()
   defineGlobal(global, 'ToolCallError', ToolCallError)
 
   let finished = false

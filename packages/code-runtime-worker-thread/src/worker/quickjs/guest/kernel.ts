@@ -10,6 +10,7 @@ import { describeError, formatLine } from './format'
 import { descriptor, intrinsics as I } from './intrinsics'
 import { serialize } from './serialize'
 import { checkTimerCallback, type Pending, type Timer, timerDelay } from './timer-args'
+import { createToolCallErrorClass } from './tool-call-error'
 
 /** The worker's functions, as the engine sees them (JSON text and numbers only). */
 export interface GuestHost {
@@ -53,14 +54,7 @@ export function createKernel(host: GuestHost): GuestKernel {
   delete G['SharedArrayBuffer']
   delete G['Atomics']
 
-  class ToolCallError extends I.Error {
-    declare readonly toolName: string
-    constructor(toolName: string, message: string) {
-      super(message)
-      I.defineProperty(this, 'toolName', descriptor(I.String(toolName), true, true))
-    }
-  }
-  I.defineProperty(ToolCallError.prototype, 'name', descriptor('ToolCallError', true, false))
+  const ToolCallError = createToolCallErrorClass()
   defineGlobal('ToolCallError', ToolCallError)
 
   let finished = false
