@@ -16,7 +16,7 @@ import { describeError, formatLine } from '../quickjs/guest/format'
 import { descriptor, intrinsics as I } from '../quickjs/guest/intrinsics'
 import { serialize } from '../quickjs/guest/serialize'
 import { checkTimerCallback, type Pending, type Timer, timerDelay } from '../quickjs/guest/timer-args'
-import { createToolCallErrorClass } from '../quickjs/guest/tool-call-error'
+import { createToolCallErrorClass, settleReply } from '../quickjs/guest/tool-call-error'
 
 /** The worker's functions the kernel calls (privileged realm; primitives in and out). */
 export interface NodeVmHost {
@@ -220,22 +220,7 @@ export function installKernel(host: NodeVmHost, global: KernelGlobal): NodeVmKer
       const entry = pending[id]
       if (entry === undefined) return
       delete pending[id]
-      if (status === 0) {
-        entry.resolve(a)
-        return
-      }
-      if (status === 1) {
-        let value: unknown
-        try {
-          value = I.JSONParse(a as string)
-        } catch {
-          entry.reject(new ToolCallError('', 'the tool result could not be decoded'))
-          return
-        }
-        entry.resolve(value)
-        return
-      }
-      entry.reject(new ToolCallError(a as string, b as string))
+      settleReply(entry, status, a, b, ToolCallError)
     },
     fire(id: number): void {
       const timer = timers[id]

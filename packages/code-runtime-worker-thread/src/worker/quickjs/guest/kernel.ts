@@ -10,7 +10,7 @@ import { describeError, formatLine } from './format'
 import { descriptor, intrinsics as I } from './intrinsics'
 import { serialize } from './serialize'
 import { checkTimerCallback, type Pending, type Timer, timerDelay } from './timer-args'
-import { createToolCallErrorClass } from './tool-call-error'
+import { createToolCallErrorClass, settleReply } from './tool-call-error'
 
 /** The worker's functions, as the engine sees them (JSON text and numbers only). */
 export interface GuestHost {
@@ -135,17 +135,7 @@ export function createKernel(host: GuestHost): GuestKernel {
     const entry = pending[id]
     if (entry === undefined) return
     delete pending[id]
-    if (status === 0) entry.resolve(a)
-    else if (status === 1) {
-      let value: unknown
-      try {
-        value = I.JSONParse(a as string)
-      } catch {
-        entry.reject(new ToolCallError('', 'the tool result could not be decoded'))
-        return
-      }
-      entry.resolve(value)
-    } else entry.reject(new ToolCallError(I.String(a), I.String(b)))
+    settleReply(entry, status, a, b, ToolCallError)
   }
 
   return I.freeze({
