@@ -1,12 +1,14 @@
 // Code Mode on each engine of @dsh/code-runtime-worker-thread (quickjs, the default, and
-// node-vm), end to end through `ctx.tools.execute({ name: 'run_code' })`, beside two floors
-// measured in the same run:
+// node-vm), end to end through `ctx.tools.execute({ name: 'run_code' })`, beside floors
+// measured in the same run (each after 500 unmeasured round trips):
 // - floor_postmessage: a bare worker answering each `postMessage` with one (round trips/s);
 // - floor_atomics: a bare worker blocked in `Atomics.wait` on a SharedArrayBuffer, answered by
-//   the host with `Atomics.notify` and awaited with `Atomics.waitAsync` (round trips/s).
+//   the host with `Atomics.notify` and awaited with `Atomics.waitAsync` (round trips/s);
+// - the same ping-pong with the worker, the host or both polling instead of sleeping: what a
+//   hand-off costs when one thread, or none, has to be woken (not targets, bounds).
 // Workloads per engine: `return 1` runs 100 ms apart (p50/p95 ms); 1,000 sequential awaited
-// sub-calls and 1,000 under Promise.all (sub-calls/s, and the sequential rate as a ratio to each
-// floor); a compute-heavy program — sort 100k numbers, build and JSON.stringify a ~1 MB object —
+// sub-calls and 1,000 under Promise.all (sub-calls/s, best of three runs after two unmeasured
+// ones, and the sequential rate as a ratio to each floor); a compute-heavy program — sort 100k numbers, build and JSON.stringify a ~1 MB object —
 // through the runtime alone (ms, and the ratio quickjs / node-vm); the sequential sub-calls
 // through the runtime alone (what the bridge adds is the difference); `return 1` with no warm
 // worker (the boot a warm worker hides); and the engine's wasm compile, done once on the host.
@@ -42,39 +44,55 @@ async function postMessageFloor(roundTrips: number): Promise<number> {
       worker.once('message', () => resolve())
       worker.postMessage(i)
     })
-  await ping(0)
+  for (let i = 0; i < 500; i++) await ping(i)
   const start = performance.now()
-  for (let i = 1; i <= roundTrips; i++) await ping(i)
+  for (let i = 500; i < roundTrips + 500; i++) await ping(i)
   const rate = roundTrips / ((performance.now() - start) / 1000)
   await worker.terminate()
   return rate
 }
 
-async function atomicsFloor(roundTrips: number): Promise<number> {
+/**
+ * Which side of an Atomics ping-pong polls the shared word instead of sleeping on it. The plain
+ * floor sleeps on both sides; the others show what one hand-off costs on this machine when only
+ * one thread (or neither) has to be woken, which bounds what any runtime built on these threads
+ * can reach per sequential sub-call.
+ */
+type Spinning = 'neither' | 'worker' | 'host' | 'both'
+
+async function atomicsFloor(roundTrips: number, spinning: Spinning = 'neither'): Promise<number> {
   const shared = new Int32Array(new SharedArrayBuffer(8))
+  const workerSpins = spinning === 'worker' || spinning === 'both'
+  const hostSpins = spinning === 'host' || spinning === 'both'
   const worker = new Worker(
-    `const { workerData: a } = require('node:worker_threads')
+    `const { workerData: { a, spin } } = require('node:worker_threads')
     let last = 0
     for (;;) {
+      if (spin) while (Atomics.load(a, 0) === last);
       Atomics.wait(a, 0, last)
       last = Atomics.load(a, 0)
       if (last < 0) break
       Atomics.store(a, 1, last)
       Atomics.notify(a, 1)
     }`,
-    { eval: true, workerData: shared },
+    { eval: true, workerData: { a: shared, spin: workerSpins } },
   )
   const ping = async (i: number) => {
     Atomics.store(shared, 0, i)
     Atomics.notify(shared, 0)
+    if (hostSpins) {
+      while (Atomics.load(shared, 1) !== i);
+      return
+    }
     while (Atomics.load(shared, 1) !== i) {
       const wait = Atomics.waitAsync(shared, 1, i - 1)
       if (wait.async) await wait.value
     }
   }
-  await ping(1)
+  // Warmed like the runs it is compared with: the first few hundred round trips compile the loop.
+  for (let i = 1; i <= 500; i++) await ping(i)
   const start = performance.now()
-  for (let i = 2; i <= roundTrips + 1; i++) await ping(i)
+  for (let i = 501; i <= roundTrips + 500; i++) await ping(i)
   const rate = roundTrips / ((performance.now() - start) / 1000)
   Atomics.store(shared, 0, -1)
   Atomics.notify(shared, 0)
@@ -125,7 +143,13 @@ async function runCode(ctx: Context, code: string): Promise<number> {
   return performance.now() - start
 }
 
+/**
+ * The best of three runs, after two unmeasured ones: each run is a fresh worker, but the host's
+ * side of a sub-call (bridge, pipeline, protocol) is only compiled after a few thousand calls,
+ * and the floors it is compared with are measured warm too.
+ */
 async function bestRate(ctx: Context, code: string, calls: number): Promise<number> {
+  for (let round = 0; round < 2; round++) await runCode(ctx, code)
   let best = 0
   for (let round = 0; round < 3; round++) best = Math.max(best, calls / ((await runCode(ctx, code)) / 1000))
   return best
@@ -170,12 +194,13 @@ async function runtimeOnlySequential(engine: CodeEngine): Promise<number> {
   const code = `let sum = 0\nfor (let i = 0; i < ${CALLS}; i++) sum += await tools.noop({ i })\nreturn sum`
   let best = 0
   try {
-    for (let round = 0; round < 3; round++) {
+    // Two unmeasured runs first, as in bestRate.
+    for (let round = 0; round < 5; round++) {
       await sleep(200)
       const start = performance.now()
       const outcome = await runtime.run({ code, description: 'sequential', toolNames: ['noop'] }, host)
       if (!outcome.ok) throw new Error(`${outcome.kind}: ${outcome.message}`)
-      best = Math.max(best, CALLS / ((performance.now() - start) / 1000))
+      if (round >= 2) best = Math.max(best, CALLS / ((performance.now() - start) / 1000))
     }
   } finally {
     await runtime.dispose()
@@ -229,6 +254,14 @@ export default async function run(): Promise<BenchRow[]> {
       unit: 'round trips/s',
     },
   )
+  // What one hand-off costs when fewer threads sleep: the bounds of the spinning the runtime does.
+  for (const [spinning, metric] of [
+    ['worker', 'Atomics ping-pong, worker polls (only the host sleeps)'],
+    ['host', 'Atomics ping-pong, host polls (only the worker sleeps)'],
+    ['both', 'Atomics ping-pong, both poll (no thread sleeps)'],
+  ] as const) {
+    rows.push({ workload: floors, metric, value: await atomicsFloor(CALLS * 5, spinning), unit: 'round trips/s' })
+  }
   const compute: Partial<Record<CodeEngine, number>> = {}
   for (const engine of ENGINES) {
     const workload = `code_mode_engine ${engine}`
