@@ -45,6 +45,27 @@ describe('client plugin: listing and calling', () => {
     expect(result.isError === false && result.value).toEqual({ sum: 5 })
   })
 
+  it('a structured tool shows the model the server content blocks; with none, the value as JSON', async () => {
+    const structuredOnly = {
+      name: 'structured_only',
+      inputSchema: { type: 'object', properties: {} },
+      outputSchema: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] },
+    }
+    const { ctx } = await setup({ extraTools: [structuredOnly] })
+    const add = await call(ctx, 'fx__add', { a: 2, b: 3 })
+    expect(add.isError === false && add.value).toEqual({ sum: 5 })
+    expect(add.content).toEqual([{ type: 'text', text: '5' }])
+    const bare = await call(ctx, 'fx__structured_only')
+    expect(bare.isError === false && bare.value).toEqual({ sum: 1 })
+    expect(bare.content).toEqual([{ type: 'text', text: JSON.stringify({ sum: 1 }, null, 2) }])
+    // A failed call keeps the failure text, not a previous call's blocks.
+    const failed = await call(ctx, 'fx__add', { a: 2 })
+    expect(failed.isError && failed.content[0]).toMatchObject({
+      type: 'text',
+      text: expect.stringMatching(/^Error: /),
+    })
+  })
+
   it('isError → TOOL_FAILED with the server text, naming the server', async () => {
     const { ctx } = await setup()
     const result = await call(ctx, 'fx__fail')
