@@ -1,10 +1,11 @@
 import type { Context } from '@deepseek-ai/cordis'
-import type { PreToolDecision, ScopeKey, ToolExecution } from '@dsh/tools-core'
+import type { PreToolDecision, ScopeKey, ToolExecution, ToolProgressUpdate } from '@dsh/tools-core'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import {
   CallToolRequestSchema,
   type CallToolResult,
   ListToolsRequestSchema,
+  type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js'
 import { needsWrapping, toCallToolResult, toMcpTool } from './to-mcp-tool'
 
@@ -36,6 +37,24 @@ export function createMcpServer(served: ServedTools): { server: Server; dispose(
   const prefix = `mcp-serve-${++sessions}-`
   let calls = 0
   const pending = new Map<string, AbortSignal>()
+  // Calls whose client asked for progress (a `progressToken`), by callId. The `tools/progress`
+  // listener exists only while there are some: a listener makes every MCP tool this process
+  // calls as a client request progress too (see the client's `progressObserved`).
+  const reporters = new Map<string, (update: ToolProgressUpdate) => void>()
+  let offProgress: (() => void) | undefined
+  const report = (callId: string, reporter: (update: ToolProgressUpdate) => void): (() => void) => {
+    reporters.set(callId, reporter)
+    offProgress ??= ctx.on('tools/progress', (exec: ToolExecution, update: ToolProgressUpdate) =>
+      reporters.get(exec.callId)?.(update),
+    )
+    return () => {
+      reporters.delete(callId)
+      if (reporters.size === 0) {
+        offProgress?.()
+        offProgress = undefined
+      }
+    }
+  }
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: ctx.tools
@@ -47,6 +66,24 @@ export function createMcpServer(served: ServedTools): { server: Server; dispose(
     const callId = `${prefix}${++calls}`
     const name = request.params.name
     pending.set(callId, extra.signal)
+    const token = request.params._meta?.progressToken
+    let reports = 0
+    // MCP requires a number that grows: an update without one counts as the next step.
+    const stopReporting =
+      token === undefined
+        ? undefined
+        : report(callId, (update) => {
+            reports++
+            const params: Record<string, unknown> = {
+              progressToken: token,
+              progress: update.progress ?? reports,
+            }
+            if (update.total !== undefined) params.total = update.total
+            if (update.message !== undefined) params.message = update.message
+            extra
+              .sendNotification({ method: 'notifications/progress', params } as ServerNotification)
+              .catch(() => undefined)
+          })
     try {
       const result = await ctx.tools.execute({
         callId,
@@ -59,6 +96,7 @@ export function createMcpServer(served: ServedTools): { server: Server; dispose(
       return toCallToolResult(result, definition !== undefined && needsWrapping(definition.output.schema))
     } finally {
       pending.delete(callId)
+      stopReporting?.()
     }
   })
 
@@ -98,6 +136,7 @@ export function createMcpServer(served: ServedTools): { server: Server; dispose(
   return {
     server,
     dispose() {
+      offProgress?.()
       offGate()
       offChanged()
     },
