@@ -15,6 +15,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import { afterEach, describe, expect, it } from 'vitest'
 import { serveMcp } from '../src/index'
+import { MAX_HTTP_SESSIONS } from '../src/server/http-listener'
 import { createApp } from './fixtures/app'
 import { registerServedTools, servedStats } from './fixtures/served-tools'
 
@@ -173,6 +174,53 @@ describe('serveMcp: protocol and malformed requests', () => {
     expect((await client.callTool({ name: 'add', arguments: { a: 1, b: 1 } })).structuredContent).toEqual({
       value: 2,
     })
+  })
+
+  it('first requests that make no session (broken JSON, another method, a refused batch) leave nothing behind', async () => {
+    const ctx = await servedApp()
+    const events = createScopedEmitter(ctx)
+    // Each session holds a gate on every tool call and a list_changed listener.
+    const held = () => [
+      events.listeners('tools/pre-execute', undefined).length,
+      events.listeners('tools/changed', undefined).length,
+    ]
+    const handle = await serveMcp(ctx, { transport: { port: 0 } })
+    const url = handle.url!
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })
+    const batch = `[${initialize('2025-06-18')},${initialize('2025-06-18')}]`
+    for (const body of [list, '{"jsonrpc":', batch, '[]', 'null']) {
+      for (let i = 0; i < 5; i++) expect((await post(url, body)).status).toBeGreaterThanOrEqual(400)
+    }
+    expect(held()).toEqual([0, 0])
+    const { session } = await post(url, initialize('2025-06-18'))
+    expect(held()).toEqual([1, 1])
+    const deleted = await fetch(url, { method: 'DELETE', headers: { 'mcp-session-id': session! } })
+    expect(deleted.status).toBe(200)
+    expect(held()).toEqual([0, 0])
+    await post(url, initialize('2025-06-18'))
+    await post(url, initialize('2025-06-18'))
+    await handle.close()
+    expect(held()).toEqual([0, 0])
+  })
+
+  it(`past ${MAX_HTTP_SESSIONS} live HTTP sessions the least recently used one is closed`, async () => {
+    const ctx = await servedApp()
+    const events = createScopedEmitter(ctx)
+    const url = await httpServer(ctx)
+    const ids: string[] = []
+    for (let i = 0; i < MAX_HTTP_SESSIONS; i++) ids.push((await post(url, initialize('2025-06-18'))).session!)
+    const listTools = (id: string) =>
+      post(url, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), {
+        'mcp-session-id': id,
+        'mcp-protocol-version': '2025-06-18',
+      })
+    // The oldest session is used again, so the second oldest is the one to go.
+    expect((await listTools(ids[0]!)).status).toBe(200)
+    await post(url, initialize('2025-06-18'))
+    expect(events.listeners('tools/changed', undefined)).toHaveLength(MAX_HTTP_SESSIONS)
+    expect((await listTools(ids[1]!)).status).toBe(404)
+    expect((await listTools(ids[0]!)).json.result.tools.length).toBeGreaterThan(0)
+    expect((await listTools(ids[2]!)).status).toBe(200)
   })
 
   it('unknown tools, bad, huge and deep arguments are error results; the session keeps answering', async () => {

@@ -84,9 +84,17 @@ describe('@modelcontextprotocol/server-sequential-thinking over stdio', () => {
     // The model sees the server's own text block (its JSON), the value is the structured one.
     expect(JSON.parse((first.content[0] as { text: string }).text)).toEqual(first.value)
     const branched = ok(
-      await call(ctx, TOOL, thought(2, { branchFromThought: 1, branchId: 'alt', nextThoughtNeeded: 'false' })),
+      await call(
+        ctx,
+        TOOL,
+        thought(2, { branchFromThought: 1, branchId: 'alt', nextThoughtNeeded: 'false' }),
+      ),
     )
-    expect(branched.value).toMatchObject({ nextThoughtNeeded: false, branches: ['alt'], thoughtHistoryLength: 2 })
+    expect(branched.value).toMatchObject({
+      nextThoughtNeeded: false,
+      branches: ['alt'],
+      thoughtHistoryLength: 2,
+    })
   })
 
   it('arguments our gate refuses never reach the server; ones only the server refuses are TOOL_FAILED', async () => {
