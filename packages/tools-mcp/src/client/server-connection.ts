@@ -1,7 +1,10 @@
 import { type JsonValue, ToolAbortedError } from '@dsh/tools-core'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import {
@@ -18,6 +21,9 @@ import { keepProgressOrder } from './keep-progress-order'
 
 /** How much later than `timeoutMs` a `tools/call` answer is given up on (see `callTool`). */
 const TIE_BREAK_MS = 1
+
+/** How long ending an HTTP session waits for the server to confirm its DELETE. */
+const TERMINATE_WAIT_MS = 1000
 
 /** How much of a child's stderr a failure message quotes. */
 export const STDERR_TAIL_CHARS = 2048
@@ -180,6 +186,12 @@ export class ServerConnection {
         error,
       )
     }
+    // An HTTP server refusing this one request (too large, unauthorized, …) is alive and keeps
+    // the session; only 404 says the session itself is gone (the spec's cue to start a new one).
+    const status = error instanceof StreamableHTTPError ? (error.code ?? 0) : 0
+    if (status >= 400 && status < 500 && status !== 404) {
+      return this.#error(`MCP server "${this.server}" refused ${what}: ${messageOf(error)}`, error)
+    }
     if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) {
       return this.#error(`MCP server "${this.server}" failed ${what}: ${error.message}`, error)
     }
@@ -204,6 +216,7 @@ export class ServerConnection {
     // The transport's pid is null once the child has exited: never signal a recycled pid.
     const pid = (live.transport as { pid?: number | null }).pid
     if (force && typeof pid === 'number') killQuietly(pid)
+    if (live.transport instanceof StreamableHTTPClientTransport) await terminate(live.transport)
     await live.client.close().catch(() => undefined)
   }
 
@@ -253,6 +266,20 @@ export class ServerConnection {
     })
     return transport
   }
+}
+
+/**
+ * Tell an HTTP server the session is over (DELETE), as the spec asks of a client that leaves:
+ * the SDK's `close()` does not, and the server would keep the session. Bounded: a server that
+ * does not answer is left to its own cleanup (`close()` then aborts the request).
+ */
+async function terminate(transport: StreamableHTTPClientTransport): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, TERMINATE_WAIT_MS)
+  })
+  await Promise.race([transport.terminateSession().catch(() => undefined), late])
+  clearTimeout(timer)
 }
 
 function ignoreProgress(): void {
