@@ -186,11 +186,15 @@ export class ServerConnection {
         error,
       )
     }
-    // An HTTP server refusing this one request (too large, unauthorized, …) is alive and keeps
-    // the session; only 404 says the session itself is gone (the spec's cue to start a new one).
-    const status = error instanceof StreamableHTTPError ? (error.code ?? 0) : 0
-    if (status >= 400 && status < 500 && status !== 404) {
-      return this.#error(`MCP server "${this.server}" refused ${what}: ${messageOf(error)}`, error)
+    // An HTTP server refusing this one request for its size or rate is alive and keeps the
+    // session. Other statuses end it: 404 is the spec's "session gone", and servers built on the
+    // SDK's examples answer an unknown session with 400 (a DELETE frees it if it still exists).
+    const status = error instanceof StreamableHTTPError ? error.code : undefined
+    if (status === 413 || status === 429) {
+      return this.#error(
+        `MCP server "${this.server}" refused ${what} (HTTP ${status}): ${messageOf(error)}`,
+        error,
+      )
     }
     if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) {
       return this.#error(`MCP server "${this.server}" failed ${what}: ${error.message}`, error)
