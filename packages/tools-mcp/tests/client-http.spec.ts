@@ -49,7 +49,11 @@ async function endpointIgnoringDelete() {
     if (req.method !== 'POST') return void res.writeHead(405).end()
     let body = ''
     for await (const chunk of req) body += chunk
-    const message = JSON.parse(body) as { id?: unknown; method: string; params?: { protocolVersion?: string } }
+    const message = JSON.parse(body) as {
+      id?: unknown
+      method: string
+      params?: { protocolVersion?: string }
+    }
     if (message.id === undefined) return void res.writeHead(202).end()
     if (message.method === 'initialize')
       return answer(res, message.id, {

@@ -66,6 +66,28 @@ describe('client plugin: listing and calling', () => {
     })
   })
 
+  it('structured output that breaks its outputSchema is INVALID_OUTPUT; none at all is TOOL_FAILED', async () => {
+    const declared = (name: string, outputSchema: object) => ({
+      name,
+      inputSchema: { type: 'object', properties: {} },
+      outputSchema,
+    })
+    const { ctx } = await setup({
+      extraTools: [
+        declared('structured_only', { type: 'object', properties: { sum: { type: 'string' } } }),
+        declared('text_only', { type: 'object', properties: {} }),
+      ],
+    })
+    const mismatch = await call(ctx, 'fx__structured_only')
+    expect(mismatch.isError && mismatch.error.info?.code).toBe('INVALID_OUTPUT')
+    const missing = await call(ctx, 'fx__text_only')
+    expect(missing.isError && missing.error.info?.code).toBe('TOOL_FAILED')
+    expect(missing.isError && missing.error.message).toContain(
+      'declares an outputSchema but returned no structuredContent',
+    )
+    expect(textOf(await call(ctx, 'fx__echo', { text: 'fine' }))).toBe('fine')
+  })
+
   it('isError → TOOL_FAILED with the server text, naming the server', async () => {
     const { ctx } = await setup()
     const result = await call(ctx, 'fx__fail')
