@@ -9,7 +9,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import {
+  CallToolResultSchema,
+  ErrorCode,
   LATEST_PROTOCOL_VERSION,
+  McpError,
   type Progress,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js'
@@ -242,6 +245,24 @@ describe('serveMcp: protocol and malformed requests', () => {
     expect(servedStats.bodies).toBe(bodies)
     expect((await client.callTool({ name: 'add', arguments: { a: 2, b: 2 } })).structuredContent).toEqual({
       value: 4,
+    })
+  })
+
+  it('a malformed tools/call (arguments not an object, no name) is JSON-RPC "invalid params"', async () => {
+    const client = await inMemoryClient(await servedApp())
+    const bodies = servedStats.bodies
+    for (const params of [{ name: 'add', arguments: [1, 2] }, { arguments: {} }, { name: 7 }, {}]) {
+      const sent = client.request({ method: 'tools/call', params } as never, CallToolResultSchema)
+      const error = await sent.then(
+        () => undefined,
+        (failure: unknown) => failure,
+      )
+      expect(error, JSON.stringify(params)).toBeInstanceOf(McpError)
+      expect((error as McpError).code).toBe(ErrorCode.InvalidParams)
+    }
+    expect(servedStats.bodies).toBe(bodies)
+    expect((await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } })).structuredContent).toEqual({
+      value: 3,
     })
   })
 

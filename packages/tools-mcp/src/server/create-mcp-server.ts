@@ -2,6 +2,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import type { PreToolDecision, ScopeKey, ToolExecution, ToolProgressUpdate } from '@dsh/tools-core'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import {
+  type CallToolRequest,
   CallToolRequestSchema,
   type CallToolResult,
   ListToolsRequestSchema,
@@ -23,6 +24,13 @@ const APPROVE_SCHEMA = {
 }
 
 let sessions = 0
+
+/**
+ * `tools/call` matched by method only. The SDK's `Server` checks the request itself and answers
+ * a malformed one (arguments not an object, no name) with "invalid params" (-32602); registered
+ * with the full schema, the protocol layer's own parse would fail first, as "internal error".
+ */
+const ANY_TOOLS_CALL = CallToolRequestSchema.pick({ method: true }).loose()
 
 /**
  * One SDK `Server` (one MCP session) over the agent's visible tools. Every call runs
@@ -62,7 +70,8 @@ export function createMcpServer(served: ServedTools): { server: Server; dispose(
       .map((schema) => toMcpTool(schema, ctx.tools.get(schema.name, agent)?.annotations)),
   }))
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  server.setRequestHandler(ANY_TOOLS_CALL, async (raw, extra): Promise<CallToolResult> => {
+    const request = raw as unknown as CallToolRequest
     const callId = `${prefix}${++calls}`
     const name = request.params.name
     pending.set(callId, extra.signal)
