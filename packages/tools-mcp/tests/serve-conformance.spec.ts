@@ -143,6 +143,63 @@ describe('serveMcp: progress', () => {
   })
 })
 
+/** Read JSON-RPC messages off an SSE response body, one `data:` line each. */
+async function* sseMessages(response: Response): AsyncGenerator<Record<string, unknown>> {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
+  let buffered = ''
+  for (;;) {
+    const { value, done } = await reader.read()
+    if (done) return
+    buffered += value
+    let end = buffered.indexOf('\n\n')
+    while (end >= 0) {
+      const data = /^data: (.*)$/m.exec(buffered.slice(0, end))?.[1]
+      buffered = buffered.slice(end + 2)
+      if (data !== undefined) yield JSON.parse(data)
+      end = buffered.indexOf('\n\n')
+    }
+  }
+}
+
+describe('serveMcp: approval by elicitation over HTTP', () => {
+  it("the elicitation travels on the call's own response stream (no standalone GET stream needed)", async () => {
+    const ctx = await servedApp()
+    ctx.on('tools/pre-execute', async (exec, next) => (exec.name === 'wipe' ? { kind: 'ask' } : next()))
+    const url = await httpServer(ctx)
+    const init = JSON.parse(initialize('2025-06-18'))
+    init.params.capabilities = { elicitation: {} }
+    const { session } = await post(url, JSON.stringify(init))
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': session!,
+      'mcp-protocol-version': '2025-06-18',
+    }
+    const send = (message: object) => fetch(url, { method: 'POST', headers, body: JSON.stringify(message) })
+    expect((await send({ jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202)
+    const bodies = servedStats.bodies
+    const stream = sseMessages(
+      await send({
+        jsonrpc: '2.0',
+        id: 'call-1',
+        method: 'tools/call',
+        params: { name: 'wipe', arguments: {} },
+      }),
+    )
+    const asked = (await stream.next()).value!
+    expect(asked.method).toBe('elicitation/create')
+    const answered = await send({
+      jsonrpc: '2.0',
+      id: asked.id,
+      result: { action: 'accept', content: { approve: true } },
+    })
+    expect(answered.status).toBe(202)
+    const answer = (await stream.next()).value!
+    expect(answer).toMatchObject({ id: 'call-1', result: { structuredContent: { value: 'wiped' } } })
+    expect(servedStats.bodies).toBe(bodies + 1)
+  })
+})
+
 describe('serveMcp: protocol and malformed requests', () => {
   it('negotiates the protocol version: a supported one is kept, an unknown one gets the latest', async () => {
     const url = await httpServer(await servedApp())

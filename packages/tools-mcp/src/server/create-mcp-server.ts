@@ -5,6 +5,7 @@ import {
   type CallToolRequest,
   CallToolRequestSchema,
   type CallToolResult,
+  type RequestId,
   ListToolsRequestSchema,
   type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js'
@@ -44,7 +45,8 @@ export function createMcpServer(served: ServedTools): { server: Server; dispose(
   const server = new Server(served.info, { capabilities: { tools: { listChanged: true } } })
   const prefix = `mcp-serve-${++sessions}-`
   let calls = 0
-  const pending = new Map<string, AbortSignal>()
+  // Calls in flight, by callId: the request's signal and id (an elicitation goes with its request).
+  const pending = new Map<string, { signal: AbortSignal; requestId: RequestId }>()
   // Calls whose client asked for progress (a `progressToken`), by callId. The `tools/progress`
   // listener exists only while there are some: a listener makes every MCP tool this process
   // calls as a client request progress too (see the client's `progressObserved`).
@@ -74,7 +76,7 @@ export function createMcpServer(served: ServedTools): { server: Server; dispose(
     const request = raw as unknown as CallToolRequest
     const callId = `${prefix}${++calls}`
     const name = request.params.name
-    pending.set(callId, extra.signal)
+    pending.set(callId, { signal: extra.signal, requestId: extra.requestId })
     const token = request.params._meta?.progressToken
     let reports = 0
     // MCP requires a number that grows: an update without one counts as the next step.
@@ -114,8 +116,8 @@ export function createMcpServer(served: ServedTools): { server: Server; dispose(
     'tools/pre-execute',
     async (exec: ToolExecution, next: () => Promise<PreToolDecision>): Promise<PreToolDecision> => {
       const decision = await next()
-      const signal = pending.get(exec.callId)
-      if (decision.kind !== 'ask' || signal === undefined || ctx.get('approval') !== undefined)
+      const request = pending.get(exec.callId)
+      if (decision.kind !== 'ask' || request === undefined || ctx.get('approval') !== undefined)
         return decision
       if (server.getClientCapabilities()?.elicitation === undefined) return decision
       try {
@@ -124,7 +126,8 @@ export function createMcpServer(served: ServedTools): { server: Server; dispose(
             message: `Allow the tool call \`${exec.name}\` with ${JSON.stringify(exec.arguments).slice(0, 2000)}?${decision.reason ? ` (${decision.reason})` : ''}`,
             requestedSchema: APPROVE_SCHEMA,
           },
-          { signal },
+          // On the call's own response stream over HTTP: a client need not open the standalone one.
+          { signal: request.signal, relatedRequestId: request.requestId },
         )
         if (answer.action === 'accept' && answer.content?.approve === true) return { kind: 'allow' }
         return { kind: 'deny', reason: `the MCP client did not approve the call (${answer.action})` }
