@@ -171,7 +171,7 @@ export class ServerConnection {
   /** End the session and, for a child process, make sure it exits. Idempotent. */
   async close(): Promise<void> {
     this.#closed = true
-    await this.#end(this.#session, this.#inFlight > 0)
+    await this.#end(this.#session, this.#inFlight > 0, true)
   }
 
   async #failure(
@@ -211,7 +211,12 @@ export class ServerConnection {
     return new McpServerError(this.server, tail ? `${message}\nstderr (tail):\n${tail}` : message, { cause })
   }
 
-  async #end(session: Promise<Session> | undefined, force: boolean): Promise<void> {
+  /**
+   * End `session`: `force` kills a child at once; `leaving` (the plugin is disposed) also ends an
+   * HTTP session on the server. Failure paths do not: the server is gone, wedged or has already
+   * forgotten the session, and a DELETE would only delay the failure.
+   */
+  async #end(session: Promise<Session> | undefined, force: boolean, leaving = false): Promise<void> {
     if (session === undefined) return
     if (this.#session === session) this.#session = undefined
     const live = await session.catch(() => undefined)
@@ -220,7 +225,7 @@ export class ServerConnection {
     // The transport's pid is null once the child has exited: never signal a recycled pid.
     const pid = (live.transport as { pid?: number | null }).pid
     if (force && typeof pid === 'number') killQuietly(pid)
-    if (live.transport instanceof StreamableHTTPClientTransport) await terminate(live.transport)
+    if (leaving && live.transport instanceof StreamableHTTPClientTransport) await terminate(live.transport)
     await live.client.close().catch(() => undefined)
   }
 

@@ -5,8 +5,8 @@ import {
   type CallToolRequest,
   CallToolRequestSchema,
   type CallToolResult,
-  type RequestId,
   ListToolsRequestSchema,
+  type RequestId,
   type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js'
 import { needsWrapping, toCallToolResult, toMcpTool } from './to-mcp-tool'
