@@ -18,12 +18,10 @@ import {
 import type { McpTransportConfig } from '../config'
 import { McpServerError } from '../errors'
 import { keepProgressOrder } from './keep-progress-order'
+import { terminateHttpSession } from './terminate-http-session'
 
 /** How much later than `timeoutMs` a `tools/call` answer is given up on (see `callTool`). */
 const TIE_BREAK_MS = 1
-
-/** How long ending an HTTP session waits for the server to confirm its DELETE. */
-const TERMINATE_WAIT_MS = 1000
 
 /** How much of a child's stderr a failure message quotes. */
 export const STDERR_TAIL_CHARS = 2048
@@ -225,7 +223,8 @@ export class ServerConnection {
     // The transport's pid is null once the child has exited: never signal a recycled pid.
     const pid = (live.transport as { pid?: number | null }).pid
     if (force && typeof pid === 'number') killQuietly(pid)
-    if (leaving && live.transport instanceof StreamableHTTPClientTransport) await terminate(live.transport)
+    if (leaving && live.transport instanceof StreamableHTTPClientTransport)
+      await terminateHttpSession(live.transport)
     await live.client.close().catch(() => undefined)
   }
 
@@ -275,20 +274,6 @@ export class ServerConnection {
     })
     return transport
   }
-}
-
-/**
- * Tell an HTTP server the session is over (DELETE), as the spec asks of a client that leaves:
- * the SDK's `close()` does not, and the server would keep the session. Bounded: a server that
- * does not answer is left to its own cleanup (`close()` then aborts the request).
- */
-async function terminate(transport: StreamableHTTPClientTransport): Promise<void> {
-  let timer: NodeJS.Timeout | undefined
-  const late = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, TERMINATE_WAIT_MS)
-  })
-  await Promise.race([transport.terminateSession().catch(() => undefined), late])
-  clearTimeout(timer)
 }
 
 function ignoreProgress(): void {
