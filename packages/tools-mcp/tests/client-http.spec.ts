@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net'
 import { createScopedEmitter } from '@dsh/tools-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { serveMcp } from '../src/index'
-import { call, createApp, loadMcp } from './fixtures/app'
+import { call, createApp, loadMcp, until } from './fixtures/app'
 import { registerServedTools, servedStats } from './fixtures/served-tools'
 
 const cleanups: (() => Promise<unknown>)[] = []
@@ -26,7 +26,7 @@ async function httpEndpoint() {
     () => handle.close(),
   )
   const events = createScopedEmitter(ctx)
-  return { url: handle.url!, sessions: () => events.listeners('tools/changed', undefined).length }
+  return { url: handle.url!, handle, sessions: () => events.listeners('tools/changed', undefined).length }
 }
 
 /**
@@ -104,6 +104,22 @@ describe('client plugin over Streamable HTTP', () => {
     expect(add.isError === false && add.value).toEqual({ value: 3 })
     // The same session answered: no second one was opened.
     expect(server.sessions()).toBe(1)
+  })
+
+  it('a server that goes away mid-call fails the call as a disconnect (not at a deadline: none is set)', async () => {
+    const server = await httpEndpoint()
+    const { ctx } = await createApp()
+    cleanups.push(() => ctx.fiber.dispose())
+    await loadMcp(ctx, { name: 'web', transport: { url: server.url } })
+    const bodies = servedStats.bodies
+    const pending = call(ctx, 'web__wait')
+    await until(() => servedStats.bodies > bodies)
+    await server.handle.close()
+    const result = await pending
+    expect(result.isError && result.error.info?.code).toBe('TOOL_FAILED')
+    expect(result.isError && result.error.message).toMatch(
+      /^MCP server "web" crashed or disconnected during tools\/call "wait"/,
+    )
   })
 
   it('dispose ends the session on the server (DELETE), for every load of the plugin', async () => {

@@ -23,6 +23,9 @@ import { terminateHttpSession } from './terminate-http-session'
 /** How much later than `timeoutMs` a `tools/call` answer is given up on (see `callTool`). */
 const TIE_BREAK_MS = 1
 
+/** The SDK's Streamable HTTP transport after its last attempt to resume a dropped stream. */
+const GAVE_UP_RESUMING = /^Maximum reconnection attempts \(\d+\) exceeded/
+
 /** How much of a child's stderr a failure message quotes. */
 export const STDERR_TAIL_CHARS = 2048
 
@@ -250,6 +253,13 @@ export class ServerConnection {
         this.#live = undefined
         this.#session = undefined
       }
+    }
+    client.onerror = (error) => {
+      // The HTTP transport gave up resuming a dropped response stream (the server went away
+      // mid-call): the answers due on it never come, and the SDK says so only in this message.
+      // Ending the session fails those calls now instead of at their deadline.
+      if (this.#live === session && GAVE_UP_RESUMING.test(messageOf(error)))
+        void this.#end(this.#session, false)
     }
     this.#live = session
     // Not awaited here: the re-list itself needs this session.
