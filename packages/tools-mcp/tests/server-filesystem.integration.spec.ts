@@ -197,6 +197,22 @@ describe('@modelcontextprotocol/server-filesystem over stdio', () => {
     ok(await call(ctx, 'fs__list_allowed_directories', {}))
   })
 
+  it('an answer over the stdio message limit (10 MB) is TOOL_FAILED saying so; the next call gets a new child', async () => {
+    // 8 MiB of file is ≈ 11 MB of base64 in one JSON-RPC line.
+    writeFileSync(join(dir, 'huge.png'), Buffer.alloc(8 * 1024 * 1024, 7))
+    const [before] = childPids(BIN)
+    const huge = await call(ctx, 'fs__read_media_file', { path: join(dir, 'huge.png') })
+    expect(codeOf(huge)).toBe('TOOL_FAILED')
+    expect(huge.isError && huge.error.message).toMatch(
+      /^MCP server "fs" crashed or disconnected during tools\/call "read_media_file": .*\(transport error: ReadBuffer exceeded maximum size of 10485760 bytes\)/,
+    )
+    rmSync(join(dir, 'huge.png'))
+    ok(await call(ctx, 'fs__list_allowed_directories', {}))
+    pids = childPids(BIN)
+    expect(pids).toHaveLength(1)
+    expect(pids[0]).not.toBe(before)
+  })
+
   it('invalid arguments are INVALID_ARGS and never reach policy or the server', async () => {
     let policySaw = 0
     const off = ctx.on('tools/pre-execute', async (_exec, next) => {

@@ -63,6 +63,11 @@ export class ServerConnection {
   #session: Promise<Session> | undefined
   #live: Session | undefined
   #stderr = ''
+  /**
+   * The live session's first transport error since its last answered call: why a connection
+   * closed (an oversized message, …), not the noise that follows it or a stray log line before.
+   */
+  #transportError: string | undefined
   #closed = false
   #inFlight = 0
   #sessions = 0
@@ -144,6 +149,7 @@ export class ServerConnection {
       .then(
         (result) => {
           this.#inFlight--
+          this.#transportError = undefined
           // Converted in the same reaction: one promise per call fewer than a second `then`.
           return convert(result as CallToolResult)
         },
@@ -200,9 +206,10 @@ export class ServerConnection {
     if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) {
       return this.#error(`MCP server "${this.server}" failed ${what}: ${error.message}`, error)
     }
+    const cause = this.#transportError
     await this.#end(session, true)
     return this.#error(
-      `MCP server "${this.server}" crashed or disconnected during ${what}: ${messageOf(error)}`,
+      `MCP server "${this.server}" crashed or disconnected during ${what}: ${messageOf(error)}${cause === undefined ? '' : ` (transport error: ${cause})`}`,
       error,
     )
   }
@@ -233,6 +240,7 @@ export class ServerConnection {
 
   async #connect(): Promise<Session> {
     this.#stderr = ''
+    this.#transportError = undefined
     const transport = await this.#createTransport()
     const client = new Client({ name: 'dsh-tools-mcp', version: '0.1.0' }, { capabilities: {} })
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#options.onToolsChanged())
@@ -255,6 +263,7 @@ export class ServerConnection {
       }
     }
     client.onerror = (error) => {
+      if (this.#live === session) this.#transportError ??= messageOf(error)
       // The HTTP transport gave up resuming a dropped response stream (the server went away
       // mid-call): the answers due on it never come, and the SDK says so only in this message.
       // Ending the session fails those calls now instead of at their deadline.
