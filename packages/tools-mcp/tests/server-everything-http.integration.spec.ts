@@ -110,12 +110,18 @@ describe('@modelcontextprotocol/server-everything over Streamable HTTP', () => {
     }
   })
 
-  it('after a server restart the old session is gone: a failure naming the server, then a new session', async () => {
+  it('after a server restart the old session is gone: at most one failure naming the server, then a new session', async () => {
     await stopServer()
     server = await startServer()
+    // Unless the SDK already gave up on the old session's event stream (then the session ended
+    // and this call starts the new one), the first call meets the unknown-session refusal.
     const first = await call(ctx, 'web__echo', { message: 'one' })
-    expect(first.isError && first.error.info?.code).toBe('TOOL_FAILED')
-    expect(first.isError && first.error.message).toMatch(/^MCP server "web" /)
+    if (first.isError) {
+      expect(first.error.info?.code).toBe('TOOL_FAILED')
+      expect(first.error.message).toMatch(
+        /^MCP server "web" crashed or disconnected during tools\/call "echo"/,
+      )
+    }
     expect(ok(await call(ctx, 'web__echo', { message: 'two' })).value).toEqual([
       { type: 'text', text: 'Echo: two' },
     ])
