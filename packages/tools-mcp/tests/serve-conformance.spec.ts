@@ -105,9 +105,15 @@ describe('serveMcp: progress', () => {
     expect(seen).toEqual([
       { progress: 10, total: 30, message: 'step 1' },
       { progress: 20, total: 30, message: 'step 2' },
-      // No number of its own: MCP needs one, so it counts as the third report.
-      { progress: 3, message: 'almost done' },
+      // No number of its own: MCP needs one that does not go back, so the last one again.
+      { progress: 20, message: 'almost done' },
     ])
+    // A tool that never gives a number: its reports are counted.
+    const counted: Progress[] = []
+    await client.callTool({ name: 'steps', arguments: { n: 1 } }, undefined, {
+      onprogress: (progress) => counted.push(progress),
+    })
+    expect(counted).toEqual([{ progress: 1, message: 'almost done' }])
   })
 
   it('no progressToken, no progress listener; the listener goes with the last reporting call', async () => {
@@ -125,7 +131,7 @@ describe('serveMcp: progress', () => {
       ),
     )
     // Two calls at once: each client request gets only its own call's reports.
-    for (const list of seen) expect(list.map((p) => p.progress)).toEqual([10, 20, 30, 4])
+    for (const list of seen) expect(list.map((p) => p.progress)).toEqual([10, 20, 30, 30])
     expect(events.listening('tools/progress')).toBe(false)
   })
 
@@ -139,7 +145,7 @@ describe('serveMcp: progress', () => {
       onprogress: (progress) => seen.push(progress.progress),
     })
     expect(result.structuredContent).toEqual({ value: '3 steps' })
-    expect(seen).toEqual([10, 20, 3])
+    expect(seen).toEqual([10, 20, 20])
   })
 })
 

@@ -79,16 +79,16 @@ export function createMcpServer(served: ServedTools): { server: Server; dispose(
     pending.set(callId, { signal: extra.signal, requestId: extra.requestId })
     const token = request.params._meta?.progressToken
     let reports = 0
-    // MCP requires a number that grows: an update without one counts as the next step.
+    let last: number | undefined
+    // MCP requires a number, and one that does not go back: an update without one (a message)
+    // repeats the last number, or counts reports while the tool never gave one.
     const stopReporting =
       token === undefined
         ? undefined
         : report(callId, (update) => {
             reports++
-            const params: Record<string, unknown> = {
-              progressToken: token,
-              progress: update.progress ?? reports,
-            }
+            last = update.progress ?? last
+            const params: Record<string, unknown> = { progressToken: token, progress: last ?? reports }
             if (update.total !== undefined) params.total = update.total
             if (update.message !== undefined) params.message = update.message
             extra
