@@ -45,6 +45,49 @@ describe('client plugin: listing and calling', () => {
     expect(result.isError === false && result.value).toEqual({ sum: 5 })
   })
 
+  it('a structured tool shows the model the server content blocks; with none, the value as JSON', async () => {
+    const structuredOnly = {
+      name: 'structured_only',
+      inputSchema: { type: 'object', properties: {} },
+      outputSchema: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] },
+    }
+    const { ctx } = await setup({ extraTools: [structuredOnly] })
+    const add = await call(ctx, 'fx__add', { a: 2, b: 3 })
+    expect(add.isError === false && add.value).toEqual({ sum: 5 })
+    expect(add.content).toEqual([{ type: 'text', text: '5' }])
+    const bare = await call(ctx, 'fx__structured_only')
+    expect(bare.isError === false && bare.value).toEqual({ sum: 1 })
+    expect(bare.content).toEqual([{ type: 'text', text: JSON.stringify({ sum: 1 }, null, 2) }])
+    // A failed call keeps the failure text, not a previous call's blocks.
+    const failed = await call(ctx, 'fx__add', { a: 2 })
+    expect(failed.isError && failed.content[0]).toMatchObject({
+      type: 'text',
+      text: expect.stringMatching(/^Error: /),
+    })
+  })
+
+  it('structured output that breaks its outputSchema is INVALID_OUTPUT; none at all is TOOL_FAILED', async () => {
+    const declared = (name: string, outputSchema: object) => ({
+      name,
+      inputSchema: { type: 'object', properties: {} },
+      outputSchema,
+    })
+    const { ctx } = await setup({
+      extraTools: [
+        declared('structured_only', { type: 'object', properties: { sum: { type: 'string' } } }),
+        declared('text_only', { type: 'object', properties: {} }),
+      ],
+    })
+    const mismatch = await call(ctx, 'fx__structured_only')
+    expect(mismatch.isError && mismatch.error.info?.code).toBe('INVALID_OUTPUT')
+    const missing = await call(ctx, 'fx__text_only')
+    expect(missing.isError && missing.error.info?.code).toBe('TOOL_FAILED')
+    expect(missing.isError && missing.error.message).toContain(
+      'declares an outputSchema but returned no structuredContent',
+    )
+    expect(textOf(await call(ctx, 'fx__echo', { text: 'fine' }))).toBe('fine')
+  })
+
   it('isError → TOOL_FAILED with the server text, naming the server', async () => {
     const { ctx } = await setup()
     const result = await call(ctx, 'fx__fail')

@@ -216,7 +216,9 @@ describe('@modelcontextprotocol/server-everything over stdio', () => {
         conditions: expect.any(String),
         humidity: expect.any(Number),
       })
-      expect(result.content).toEqual([{ type: 'text', text: JSON.stringify(result.value, null, 2) }])
+      // The model sees the server's own content blocks (its JSON text), not our re-rendering.
+      expect(result.content).toHaveLength(1)
+      expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(result.value)
     }
   })
 

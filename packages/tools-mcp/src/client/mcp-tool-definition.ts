@@ -6,7 +6,11 @@ import {
   type ObjectJsonSchema,
   snapshotJson,
   type ToolAnnotations,
+  type ToolContent,
   type ToolDefinition,
+  type ToolExecution,
+  type ToolExecutionResult,
+  type ToolExecutionToken,
   type ToolProgressUpdate,
   type ToolRunContext,
   UnknownToolError,
@@ -109,8 +113,27 @@ function annotationsOf(tool: Tool): ToolAnnotations | undefined {
 interface ServerCall {
   readonly tool: Tool
   readonly binding: McpToolBinding
+  /** Whether the value is `structuredContent` (else the content blocks). */
+  readonly structured: boolean
   /** The call's value from the SDK's result: `structuredContent` or the content blocks. */
   readonly toValue: (result: CallToolResult) => JsonValue
+}
+
+/**
+ * The content blocks of a structured answer, by execution, until `finalizeContent` shows them to
+ * the model. MCP meant `content` for the model and `structuredContent` for programs: a file
+ * reader's text or image would otherwise reach the model as escaped JSON (or base64 text).
+ * Keyed weakly by the execution's token, so a block list whose call ended without a result
+ * (aborted after the answer) is not kept.
+ */
+const shownBlocks = new WeakMap<ToolExecutionToken, CallToolResult['content']>()
+
+/** `finalizeContent` of a structured tool: the server's content blocks, rendered, when it sent any. */
+function showServerBlocks(exec: ToolExecution, result: ToolExecutionResult): ToolContent | undefined {
+  const blocks = shownBlocks.get(exec.token)
+  shownBlocks.delete(exec.token)
+  if (result.isError || blocks === undefined || blocks.length === 0) return undefined
+  return renderContentBlocks(blocks as JsonValue)
 }
 
 function resultToValue(
@@ -141,7 +164,14 @@ function send(call: ServerCall, client: Client, args: JsonValue, exec: ToolRunCo
   const onprogress = binding.progressObserved()
     ? (progress: Progress) => exec.progress(progress as ToolProgressUpdate)
     : undefined
-  return binding.connection.callTool(client, call.tool.name, args, exec.signal, onprogress, call.toValue)
+  const convert = call.structured
+    ? (result: CallToolResult) => {
+        const value = call.toValue(result)
+        shownBlocks.set(exec.token, result.content)
+        return value
+      }
+    : call.toValue
+  return binding.connection.callTool(client, call.tool.name, args, exec.signal, onprogress, convert)
 }
 
 /**
@@ -200,6 +230,7 @@ export function buildMcpToolDefinition(tool: Tool, binding: McpToolBinding): Mcp
   const call: ServerCall = {
     tool,
     binding,
+    structured,
     toValue: resultToValue(tool, binding.connection.server, structured),
   }
   const definition: Record<string, unknown> = {
@@ -213,6 +244,7 @@ export function buildMcpToolDefinition(tool: Tool, binding: McpToolBinding): Mcp
     }),
     execute: (args: JsonValue, exec: ToolRunContext) => callServer(call, args, exec),
   }
+  if (structured) definition.finalizeContent = showServerBlocks
   // Declared so a timeout policy enforces the same deadline as TOOL_TIMEOUT, restarted on progress.
   if (binding.connection.timeoutMs !== undefined) definition.timeoutMs = binding.connection.timeoutMs
   const annotations = binding.trustAnnotations ? annotationsOf(tool) : undefined

@@ -1,7 +1,10 @@
 import { type JsonValue, ToolAbortedError } from '@dsh/tools-core'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import {
@@ -15,9 +18,13 @@ import {
 import type { McpTransportConfig } from '../config'
 import { McpServerError } from '../errors'
 import { keepProgressOrder } from './keep-progress-order'
+import { terminateHttpSession } from './terminate-http-session'
 
 /** How much later than `timeoutMs` a `tools/call` answer is given up on (see `callTool`). */
 const TIE_BREAK_MS = 1
+
+/** The SDK's Streamable HTTP transport after its last attempt to resume a dropped stream. */
+const GAVE_UP_RESUMING = /^Maximum reconnection attempts \(\d+\) exceeded/
 
 /** How much of a child's stderr a failure message quotes. */
 export const STDERR_TAIL_CHARS = 2048
@@ -56,6 +63,11 @@ export class ServerConnection {
   #session: Promise<Session> | undefined
   #live: Session | undefined
   #stderr = ''
+  /**
+   * The live session's first transport error since its last answered call: why a connection
+   * closed (an oversized message, …), not the noise that follows it or a stray log line before.
+   */
+  #transportError: string | undefined
   #closed = false
   #inFlight = 0
   #sessions = 0
@@ -137,6 +149,7 @@ export class ServerConnection {
       .then(
         (result) => {
           this.#inFlight--
+          this.#transportError = undefined
           // Converted in the same reaction: one promise per call fewer than a second `then`.
           return convert(result as CallToolResult)
         },
@@ -165,7 +178,7 @@ export class ServerConnection {
   /** End the session and, for a child process, make sure it exits. Idempotent. */
   async close(): Promise<void> {
     this.#closed = true
-    await this.#end(this.#session, this.#inFlight > 0)
+    await this.#end(this.#session, this.#inFlight > 0, true)
   }
 
   async #failure(
@@ -180,12 +193,23 @@ export class ServerConnection {
         error,
       )
     }
+    // An HTTP server refusing this one request for its size or rate is alive and keeps the
+    // session. Other statuses end it: 404 is the spec's "session gone", and servers built on the
+    // SDK's examples answer an unknown session with 400 (a DELETE frees it if it still exists).
+    const status = error instanceof StreamableHTTPError ? error.code : undefined
+    if (status === 413 || status === 429) {
+      return this.#error(
+        `MCP server "${this.server}" refused ${what} (HTTP ${status}): ${messageOf(error)}`,
+        error,
+      )
+    }
     if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) {
       return this.#error(`MCP server "${this.server}" failed ${what}: ${error.message}`, error)
     }
+    const cause = this.#transportError
     await this.#end(session, true)
     return this.#error(
-      `MCP server "${this.server}" crashed or disconnected during ${what}: ${messageOf(error)}`,
+      `MCP server "${this.server}" crashed or disconnected during ${what}: ${messageOf(error)}${cause === undefined ? '' : ` (transport error: ${cause})`}`,
       error,
     )
   }
@@ -195,7 +219,12 @@ export class ServerConnection {
     return new McpServerError(this.server, tail ? `${message}\nstderr (tail):\n${tail}` : message, { cause })
   }
 
-  async #end(session: Promise<Session> | undefined, force: boolean): Promise<void> {
+  /**
+   * End `session`: `force` kills a child at once; `leaving` (the plugin is disposed) also ends an
+   * HTTP session on the server. Failure paths do not: the server is gone, wedged or has already
+   * forgotten the session, and a DELETE would only delay the failure.
+   */
+  async #end(session: Promise<Session> | undefined, force: boolean, leaving = false): Promise<void> {
     if (session === undefined) return
     if (this.#session === session) this.#session = undefined
     const live = await session.catch(() => undefined)
@@ -204,11 +233,14 @@ export class ServerConnection {
     // The transport's pid is null once the child has exited: never signal a recycled pid.
     const pid = (live.transport as { pid?: number | null }).pid
     if (force && typeof pid === 'number') killQuietly(pid)
+    if (leaving && live.transport instanceof StreamableHTTPClientTransport)
+      await terminateHttpSession(live.transport)
     await live.client.close().catch(() => undefined)
   }
 
   async #connect(): Promise<Session> {
     this.#stderr = ''
+    this.#transportError = undefined
     const transport = await this.#createTransport()
     const client = new Client({ name: 'dsh-tools-mcp', version: '0.1.0' }, { capabilities: {} })
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#options.onToolsChanged())
@@ -229,6 +261,14 @@ export class ServerConnection {
         this.#live = undefined
         this.#session = undefined
       }
+    }
+    client.onerror = (error) => {
+      if (this.#live === session) this.#transportError ??= messageOf(error)
+      // The HTTP transport gave up resuming a dropped response stream (the server went away
+      // mid-call): the answers due on it never come, and the SDK says so only in this message.
+      // Ending the session fails those calls now instead of at their deadline.
+      if (this.#live === session && GAVE_UP_RESUMING.test(messageOf(error)))
+        void this.#end(this.#session, false)
     }
     this.#live = session
     // Not awaited here: the re-list itself needs this session.

@@ -1,10 +1,13 @@
 import type { Context } from '@deepseek-ai/cordis'
-import type { PreToolDecision, ScopeKey, ToolExecution } from '@dsh/tools-core'
+import type { PreToolDecision, ScopeKey, ToolExecution, ToolProgressUpdate } from '@dsh/tools-core'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import {
+  type CallToolRequest,
   CallToolRequestSchema,
   type CallToolResult,
   ListToolsRequestSchema,
+  type RequestId,
+  type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js'
 import { needsWrapping, toCallToolResult, toMcpTool } from './to-mcp-tool'
 
@@ -24,6 +27,13 @@ const APPROVE_SCHEMA = {
 let sessions = 0
 
 /**
+ * `tools/call` matched by method only. The SDK's `Server` checks the request itself and answers
+ * a malformed one (arguments not an object, no name) with "invalid params" (-32602); registered
+ * with the full schema, the protocol layer's own parse would fail first, as "internal error".
+ */
+const ANY_TOOLS_CALL = CallToolRequestSchema.pick({ method: true }).loose()
+
+/**
  * One SDK `Server` (one MCP session) over the agent's visible tools. Every call runs
  * `ctx.tools.execute` (the full pipeline) with the request's abort signal; an `ask` the runtime
  * cannot route to an approval service is put to the client as an elicitation when it supports
@@ -35,7 +45,26 @@ export function createMcpServer(served: ServedTools): { server: Server; dispose(
   const server = new Server(served.info, { capabilities: { tools: { listChanged: true } } })
   const prefix = `mcp-serve-${++sessions}-`
   let calls = 0
-  const pending = new Map<string, AbortSignal>()
+  // Calls in flight, by callId: the request's signal and id (an elicitation goes with its request).
+  const pending = new Map<string, { signal: AbortSignal; requestId: RequestId }>()
+  // Calls whose client asked for progress (a `progressToken`), by callId. The `tools/progress`
+  // listener exists only while there are some: a listener makes every MCP tool this process
+  // calls as a client request progress too (see the client's `progressObserved`).
+  const reporters = new Map<string, (update: ToolProgressUpdate) => void>()
+  let offProgress: (() => void) | undefined
+  const report = (callId: string, reporter: (update: ToolProgressUpdate) => void): (() => void) => {
+    reporters.set(callId, reporter)
+    offProgress ??= ctx.on('tools/progress', (exec: ToolExecution, update: ToolProgressUpdate) =>
+      reporters.get(exec.callId)?.(update),
+    )
+    return () => {
+      reporters.delete(callId)
+      if (reporters.size === 0) {
+        offProgress?.()
+        offProgress = undefined
+      }
+    }
+  }
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: ctx.tools
@@ -43,10 +72,29 @@ export function createMcpServer(served: ServedTools): { server: Server; dispose(
       .map((schema) => toMcpTool(schema, ctx.tools.get(schema.name, agent)?.annotations)),
   }))
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  server.setRequestHandler(ANY_TOOLS_CALL, async (raw, extra): Promise<CallToolResult> => {
+    const request = raw as unknown as CallToolRequest
     const callId = `${prefix}${++calls}`
     const name = request.params.name
-    pending.set(callId, extra.signal)
+    pending.set(callId, { signal: extra.signal, requestId: extra.requestId })
+    const token = request.params._meta?.progressToken
+    let reports = 0
+    let last: number | undefined
+    // MCP requires a number, and one that does not go back: an update without one (a message)
+    // repeats the last number, or counts reports while the tool never gave one.
+    const stopReporting =
+      token === undefined
+        ? undefined
+        : report(callId, (update) => {
+            reports++
+            last = update.progress ?? last
+            const params: Record<string, unknown> = { progressToken: token, progress: last ?? reports }
+            if (update.total !== undefined) params.total = update.total
+            if (update.message !== undefined) params.message = update.message
+            extra
+              .sendNotification({ method: 'notifications/progress', params } as ServerNotification)
+              .catch(() => undefined)
+          })
     try {
       const result = await ctx.tools.execute({
         callId,
@@ -59,6 +107,7 @@ export function createMcpServer(served: ServedTools): { server: Server; dispose(
       return toCallToolResult(result, definition !== undefined && needsWrapping(definition.output.schema))
     } finally {
       pending.delete(callId)
+      stopReporting?.()
     }
   })
 
@@ -67,8 +116,8 @@ export function createMcpServer(served: ServedTools): { server: Server; dispose(
     'tools/pre-execute',
     async (exec: ToolExecution, next: () => Promise<PreToolDecision>): Promise<PreToolDecision> => {
       const decision = await next()
-      const signal = pending.get(exec.callId)
-      if (decision.kind !== 'ask' || signal === undefined || ctx.get('approval') !== undefined)
+      const request = pending.get(exec.callId)
+      if (decision.kind !== 'ask' || request === undefined || ctx.get('approval') !== undefined)
         return decision
       if (server.getClientCapabilities()?.elicitation === undefined) return decision
       try {
@@ -77,7 +126,8 @@ export function createMcpServer(served: ServedTools): { server: Server; dispose(
             message: `Allow the tool call \`${exec.name}\` with ${JSON.stringify(exec.arguments).slice(0, 2000)}?${decision.reason ? ` (${decision.reason})` : ''}`,
             requestedSchema: APPROVE_SCHEMA,
           },
-          { signal },
+          // On the call's own response stream over HTTP: a client need not open the standalone one.
+          { signal: request.signal, relatedRequestId: request.requestId },
         )
         if (answer.action === 'accept' && answer.content?.approve === true) return { kind: 'allow' }
         return { kind: 'deny', reason: `the MCP client did not approve the call (${answer.action})` }
@@ -98,6 +148,7 @@ export function createMcpServer(served: ServedTools): { server: Server; dispose(
   return {
     server,
     dispose() {
+      offProgress?.()
       offGate()
       offChanged()
     },
