@@ -11,7 +11,12 @@
  * never as one huge message; and a single result larger than the program's memory could hold
  * is answered with an error instead of being sent (it could only run the worker out of memory).
  */
-import { callFailureOf, encodeCallValue, nonJsonValueMessage } from '@dsh/tools-codemode/runtime-kit'
+import {
+  callFailureOf,
+  encodeCallValue,
+  jsonTextExceeds,
+  nonJsonValueMessage,
+} from '@dsh/tools-codemode/runtime-kit'
 import { ReplyStatus } from '../protocol/messages'
 
 /** String units of replies (text and strings) after which a batch is sent without waiting. */
@@ -74,6 +79,12 @@ export class ReplyBatcher {
         }
         break
       case 'object': {
+        // Counted before it is built: a value with shared references can have a JSON text far
+        // larger than its memory, and building it would stall and exhaust the host.
+        if (jsonTextExceeds(value, this.#maxReplyUnits)) {
+          this.#refuseLarge(id, toolName, `more than ${this.#maxReplyUnits}`)
+          return
+        }
         const text = encodeCallValue(value)
         if (text !== undefined) {
           if (this.#tooLarge(id, toolName, text)) return
@@ -95,14 +106,18 @@ export class ReplyBatcher {
   /** Answer with an error instead when `text` is longer than the program may receive. */
   #tooLarge(id: number, toolName: string, text: string): boolean {
     if (text.length <= this.#maxReplyUnits) return false
+    this.#refuseLarge(id, toolName, String(text.length))
+    return true
+  }
+
+  #refuseLarge(id: number, toolName: string, size: string): void {
     this.#push(
       id,
       ReplyStatus.ERROR,
       toolName,
-      `the result of ${toolName} is too large for the program: ${text.length} characters, ` +
+      `the result of ${toolName} is too large for the program: ${size} characters, ` +
         `at most ${this.#maxReplyUnits} (a quarter of maxOldGenerationSizeMb)`,
     )
-    return true
   }
 
   #push(id: number, status: number, a: unknown, b: unknown): void {
