@@ -7,6 +7,9 @@
  *   `maxWallMs`, because the throw only rejected a promise nobody awaited;
  * - a host tool whose value shares references (a "DAG bomb") is refused before its JSON text is
  *   built — the host used to stall for minutes and grow by gigabytes expanding it;
+ * - a host tool whose error message is huge (100 MB) no longer aborts the host process: the
+ *   QuickJS worker's capped heap hit a fatal out-of-memory while reading it, which V8 raises for
+ *   the whole process; the message is now cut to what the program may receive;
  * - a host tool that never settles, even after the run's signal aborted, no longer holds
  *   `run_code` open forever, whether the program awaits it (the run times out) or returned
  *   while it was outstanding.
@@ -56,6 +59,17 @@ describe.each(ENGINES)('full stack red team (%s)', (engine: CodeEngine) => {
         output: { schema: json, render: () => [{ type: 'text', text: 'bomb' }] },
         isConcurrencySafe: () => true,
         execute: (args) => dagBomb(args.levels) as never,
+      }),
+    )
+    ctx.tools.register(
+      defineTool({
+        name: 'loud',
+        description: 'Fail with a message of the given size.',
+        parameters: { size: { type: 'number', required: true } },
+        output: { schema: json, render: () => [{ type: 'text', text: 'loud' }] },
+        execute: (args) => {
+          throw new Error('x'.repeat(args.size))
+        },
       }),
     )
     ctx.tools.register(
@@ -121,6 +135,23 @@ describe.each(ENGINES)('full stack red team (%s)', (engine: CodeEngine) => {
     expect(bomb).toMatch(
       /^ToolCallError: the result of bomb is too large for the program: more than \d+ characters/,
     )
+  })
+
+  it('survives a tool error message far larger than the program may hold', async () => {
+    const result = await run(
+      `try { await tools.loud({ size: 100 * 1024 * 1024 }); return 'no' }
+      catch (e: any) { return [e.name, e.message.length, e.message.slice(-80)] }`,
+    )
+    // Either the program reads the cut message, or its capped memory cannot hold even that and
+    // the run ends as worker-exit; the host process lives on (\`run\` checks the next run).
+    if (result.isError) expect(textOf(result)).toMatch(/worker-exit|out of memory/)
+    else {
+      const [name, length, tail] = (result as unknown as { value: { result: [string, number, string] } })
+        .value.result
+      expect(name).toBe('ToolCallError')
+      expect(length).toBeLessThanOrEqual(4 * 1024 * 1024)
+      expect(tail).toMatch(/cut from 104857600 characters/)
+    }
   })
 
   it('returns when the program awaits a tool that never settles and the run times out', async () => {

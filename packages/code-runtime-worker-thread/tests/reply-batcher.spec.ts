@@ -80,4 +80,16 @@ describe('ReplyBatcher', () => {
     expect(sent[0]?.slice(0, 3)).toEqual([1, ReplyStatus.ERROR, 't'])
     expect(sent[0]?.[3]).toMatch(/too large for the program: more than 1000000 characters/)
   })
+
+  it('cuts an error message (and tool name) to the longest text the program may receive', () => {
+    const sent: unknown[][] = []
+    const replies = new ReplyBatcher((batch) => sent.push(batch), 100)
+    replies.expect()
+    replies.error(1, 't', { toolName: 'n'.repeat(500), message: 'm'.repeat(1_000_000) })
+    const [id, status, name, message] = sent[0] as [number, number, string, string]
+    expect([id, status]).toEqual([1, ReplyStatus.ERROR])
+    expect(name.length).toBeLessThanOrEqual(100)
+    expect(message.length).toBeLessThanOrEqual(100)
+    expect(message).toMatch(/^m+ … \(cut from 1000000 characters: the program may receive at most 100\)$/)
+  })
 })

@@ -97,10 +97,21 @@ export class ReplyBatcher {
     this.#push(id, ReplyStatus.ERROR, toolName, nonJsonValueMessage(toolName))
   }
 
-  /** Queue a failed call, forwarding only the error's `toolName` and `message`. */
+  /**
+   * Queue a failed call, forwarding only the error's `toolName` and `message`, each cut to the
+   * longest text the program may receive: a tool's error message is as unbounded as its value,
+   * and a 100 MB one took the QuickJS worker's capped heap, and with it the host process, down.
+   */
   error(id: number, toolName: string, error: unknown): void {
     const failure = callFailureOf(error, toolName)
-    this.#push(id, ReplyStatus.ERROR, failure.toolName, failure.message)
+    this.#push(id, ReplyStatus.ERROR, this.#cut(failure.toolName), this.#cut(failure.message))
+  }
+
+  #cut(text: string): string {
+    const max = this.#maxReplyUnits
+    if (text.length <= max) return text
+    const note = ` … (cut from ${text.length} characters: the program may receive at most ${max})`
+    return text.slice(0, Math.max(0, max - note.length)) + note
   }
 
   /** Answer with an error instead when `text` is longer than the program may receive. */
