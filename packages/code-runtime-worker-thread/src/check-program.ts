@@ -5,6 +5,10 @@
  * does. So programs that contain an `ImportExpression` are refused before they reach a worker.
  * The check parses exactly the text the worker will compile (the stripped, wrapped program)
  * with acorn, as a script, so no tokenizing shortcut can disagree with V8 about what is code.
+ *
+ * The same parse checks the wrapping held: a program that closes the function it is wrapped in
+ * (`return 1 })\n;(async () => {`) would otherwise run statements as top-level script code, and
+ * the worker would run some other function than the program's body.
  */
 import { parse } from 'acorn'
 
@@ -16,6 +20,9 @@ export function checkProgram(source: string): string | undefined {
   } catch (error) {
     const message = (error as { message?: unknown }).message
     return `SyntaxError: ${typeof message === 'string' ? message.replace(/\((\d+):(\d+)\)$/, (_, line: string, column: string) => `(line ${Number(line) - 1}, column ${column})`) : 'the program could not be parsed'}`
+  }
+  if (!isOneWrappedFunction(ast, source.length)) {
+    return 'SyntaxError: the program closes the function it runs in (a `})` with no matching `{`); write it as the body of one async function'
   }
   const stack: unknown[] = [ast]
   while (stack.length > 0) {
@@ -37,4 +44,23 @@ export function checkProgram(source: string): string | undefined {
     }
   }
   return undefined
+}
+
+/** Whether the script is exactly the wrapper's one parenthesized function, spanning the source. */
+function isOneWrappedFunction(ast: unknown, length: number): boolean {
+  const body = (ast as { body?: unknown }).body
+  if (!Array.isArray(body) || body.length !== 1) return false
+  const statement = body[0] as {
+    type?: unknown
+    expression?: { type?: unknown; start?: unknown; end?: unknown }
+  }
+  const fn = statement.expression
+  // `(async () => {\n…\n})`: the function starts after the opening parenthesis and ends before
+  // the closing one, which are the source's first and last characters.
+  return (
+    statement.type === 'ExpressionStatement' &&
+    fn?.type === 'ArrowFunctionExpression' &&
+    fn.start === 1 &&
+    fn.end === length - 1
+  )
 }

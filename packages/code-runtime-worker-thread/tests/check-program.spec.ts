@@ -42,4 +42,31 @@ describe('type stripping and the program check', () => {
       await prepare('const o = { import: 1 }; return [o.import, "import(x)", `import("y")`]'),
     ).toBeUndefined()
   })
+
+  it('refuses a program that closes the function it is wrapped in, however it reopens one', async () => {
+    const escapes = [
+      'return 1\n})\n;(async () => {',
+      'return 1 }); for (;;) {}; (async () => {',
+      'return 1\n}, (async () => { return 2 })\n,(async () => {',
+      'return 1 })\n;var tools = 5\n;((async () => {})',
+      'return 1 }) + (async () => {',
+      'const a: number = 1\n})\n;(async (): Promise<void> => {',
+    ]
+    for (const code of escapes) {
+      const stripped = await stripTypeScript(code)
+      // Either the stripper or the shape check refuses it; none reaches a worker.
+      const refusal = stripped.ok ? checkProgram(stripped.source) : stripped.message
+      expect(refusal, code).toMatch(/SyntaxError|closes the function/)
+    }
+    // Ordinary programs, including ones ending in a comment or with braces in strings, pass.
+    for (const code of [
+      'return 1 //',
+      'return "})"',
+      'const f = () => { return 1 }\nreturn f()',
+      '<!-- x\nreturn 1',
+      '',
+    ]) {
+      expect(await prepare(code), code).toBeUndefined()
+    }
+  })
 })

@@ -65,7 +65,31 @@ describe('ReplyBatcher', () => {
     expect(batch.slice(0, 3)).toEqual([1, ReplyStatus.ERROR, 't'])
     expect(batch[3]).toMatch(/too large for the program: 11 characters, at most 10/)
     expect(batch.slice(4, 7)).toEqual([2, ReplyStatus.ERROR, 't'])
-    expect(batch[7]).toMatch(/12 characters/)
+    // An object is bounded before its text is built.
+    expect(batch[7]).toMatch(/more than 10 characters, at most 10/)
     expect(batch.slice(8)).toEqual([3, ReplyStatus.PRIMITIVE, 'x'.repeat(10), null])
+  })
+
+  it('refuses a value with shared references before JSON.stringify would expand it', () => {
+    const sent: unknown[][] = []
+    const replies = new ReplyBatcher((batch) => sent.push(batch), 1_000_000)
+    let value: unknown = ['x']
+    for (let i = 0; i < 60; i++) value = [value, value]
+    replies.expect()
+    replies.value(1, 't', value)
+    expect(sent[0]?.slice(0, 3)).toEqual([1, ReplyStatus.ERROR, 't'])
+    expect(sent[0]?.[3]).toMatch(/too large for the program: more than 1000000 characters/)
+  })
+
+  it('cuts an error message (and tool name) to the longest text the program may receive', () => {
+    const sent: unknown[][] = []
+    const replies = new ReplyBatcher((batch) => sent.push(batch), 100)
+    replies.expect()
+    replies.error(1, 't', { toolName: 'n'.repeat(500), message: 'm'.repeat(1_000_000) })
+    const [id, status, name, message] = sent[0] as [number, number, string, string]
+    expect([id, status]).toEqual([1, ReplyStatus.ERROR])
+    expect(name.length).toBeLessThanOrEqual(100)
+    expect(message.length).toBeLessThanOrEqual(100)
+    expect(message).toMatch(/^m+ … \(cut from 1000000 characters: the program may receive at most 100\)$/)
   })
 })

@@ -190,11 +190,27 @@ export class CodeRunBridge implements CodeRunHost {
         new ToolCallError(call.input.name, 'the run_code program finished before this call started'),
       )
     }
-    await this.pool.idle()
+    await this.drain()
     const contexts = this.contexts
     if (contexts.length > 0) {
       contexts.sort((a, b) => a[0] - b[0])
       for (const [, list] of contexts) for (const context of list) this.exec.deferContext(context)
+    }
+  }
+
+  /**
+   * Wait until every started call has settled, at most `subCallDrainMs`: the run signal has
+   * aborted, so a tool still running after that ignores it, and must not hold the run open.
+   */
+  private async drain(): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.env.limits.subCallDrainMs)
+    })
+    try {
+      await Promise.race([this.pool.idle(), late])
+    } finally {
+      clearTimeout(timer)
     }
   }
 

@@ -39,6 +39,14 @@ export interface CodeModeConfig {
    * (integer ≥ 1, default 32 Mi = 33,554,432). Counted while the arguments are read.
    */
   readonly maxArgumentStringLength?: number
+  /**
+   * Milliseconds a finished run waits for its sub-calls that are still running after the run's
+   * signal aborted (integer ≥ 1, default 5,000). A tool that ignores the abort would otherwise
+   * hold `run_code` open forever, past every budget of the program; past this wait `run_code`
+   * returns without it, and what the call later produces (its value, its additional contexts)
+   * is dropped.
+   */
+  readonly subCallDrainMs?: number
 }
 
 /** The defaults applied to absent fields. */
@@ -49,6 +57,7 @@ export const DEFAULT_CODE_MODE_CONFIG: Required<CodeModeConfig> = Object.freeze(
   maxQueuedArgumentBytes: 64 * 1024 * 1024,
   maxArgumentNodes: 2_000_000,
   maxArgumentStringLength: 32 * 1024 * 1024,
+  subCallDrainMs: 5_000,
 })
 
 type Key = keyof CodeModeConfig

@@ -536,3 +536,35 @@ describe('dispatch bridge', () => {
     },
   )
 })
+
+describe('a sub-call whose tool ignores the abort', () => {
+  it('holds run_code open at most subCallDrainMs after the program finished; a late settlement breaks nothing', async () => {
+    let started = 0
+    let aborted = 0
+    const late = deferred()
+    app = await createApp({ runtime: createInProcessRuntime(), config: { subCallDrainMs: 20 } })
+    app.tools.register(
+      defineTool({
+        name: 'stuck',
+        description: 'Settles only when the test says so, whatever the signal.',
+        parameters: {},
+        output: { schema: { type: 'string' }, render: (_args, value) => [{ type: 'text', text: value }] },
+        isConcurrencySafe: () => true,
+        async execute(_args, exec) {
+          started++
+          exec.signal.addEventListener('abort', () => aborted++, { once: true })
+          await late.promise
+          return 'late'
+        },
+      }),
+    )
+    const result = await runCode(app, `tools.stuck({}); tools.stuck({}); return 'early'`)
+    expect(result).toMatchObject({ isError: false })
+    expect(textOf(result)).toBe('early')
+    expect({ started, aborted }).toEqual({ started: 2, aborted: 2 })
+    // The calls settle after run_code returned: nothing breaks, the next run works.
+    late.resolve()
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(textOf(await runCode(app, 'return 1'))).toBe('1')
+  })
+})

@@ -10,6 +10,7 @@ const DEFAULTS = {
   maxQueuedArgumentBytes: 67_108_864,
   maxArgumentNodes: 2_000_000,
   maxArgumentStringLength: 33_554_432,
+  subCallDrainMs: 5_000,
 }
 const KEYS = Object.keys(DEFAULTS) as (keyof typeof DEFAULTS)[]
 

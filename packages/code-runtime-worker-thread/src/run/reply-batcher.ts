@@ -11,7 +11,12 @@
  * never as one huge message; and a single result larger than the program's memory could hold
  * is answered with an error instead of being sent (it could only run the worker out of memory).
  */
-import { callFailureOf, encodeCallValue, nonJsonValueMessage } from '@dsh/tools-codemode/runtime-kit'
+import {
+  callFailureOf,
+  encodeCallValue,
+  jsonTextExceeds,
+  nonJsonValueMessage,
+} from '@dsh/tools-codemode/runtime-kit'
 import { ReplyStatus } from '../protocol/messages'
 
 /** String units of replies (text and strings) after which a batch is sent without waiting. */
@@ -74,6 +79,12 @@ export class ReplyBatcher {
         }
         break
       case 'object': {
+        // Counted before it is built: a value with shared references can have a JSON text far
+        // larger than its memory, and building it would stall and exhaust the host.
+        if (jsonTextExceeds(value, this.#maxReplyUnits)) {
+          this.#refuseLarge(id, toolName, `more than ${this.#maxReplyUnits}`)
+          return
+        }
         const text = encodeCallValue(value)
         if (text !== undefined) {
           if (this.#tooLarge(id, toolName, text)) return
@@ -86,23 +97,38 @@ export class ReplyBatcher {
     this.#push(id, ReplyStatus.ERROR, toolName, nonJsonValueMessage(toolName))
   }
 
-  /** Queue a failed call, forwarding only the error's `toolName` and `message`. */
+  /**
+   * Queue a failed call, forwarding only the error's `toolName` and `message`, each cut to the
+   * longest text the program may receive: a tool's error message is as unbounded as its value,
+   * and a 100 MB one took the QuickJS worker's capped heap, and with it the host process, down.
+   */
   error(id: number, toolName: string, error: unknown): void {
     const failure = callFailureOf(error, toolName)
-    this.#push(id, ReplyStatus.ERROR, failure.toolName, failure.message)
+    this.#push(id, ReplyStatus.ERROR, this.#cut(failure.toolName), this.#cut(failure.message))
+  }
+
+  #cut(text: string): string {
+    const max = this.#maxReplyUnits
+    if (text.length <= max) return text
+    const note = ` … (cut from ${text.length} characters: the program may receive at most ${max})`
+    return text.slice(0, Math.max(0, max - note.length)) + note
   }
 
   /** Answer with an error instead when `text` is longer than the program may receive. */
   #tooLarge(id: number, toolName: string, text: string): boolean {
     if (text.length <= this.#maxReplyUnits) return false
+    this.#refuseLarge(id, toolName, String(text.length))
+    return true
+  }
+
+  #refuseLarge(id: number, toolName: string, size: string): void {
     this.#push(
       id,
       ReplyStatus.ERROR,
       toolName,
-      `the result of ${toolName} is too large for the program: ${text.length} characters, ` +
+      `the result of ${toolName} is too large for the program: ${size} characters, ` +
         `at most ${this.#maxReplyUnits} (a quarter of maxOldGenerationSizeMb)`,
     )
-    return true
   }
 
   #push(id: number, status: number, a: unknown, b: unknown): void {

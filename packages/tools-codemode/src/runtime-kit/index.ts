@@ -20,6 +20,7 @@ export {
   type StandardConfigSchema,
 } from './config-check'
 export { DoneStatus, failureKindOf } from './done-status'
+export { jsonTextExceeds } from './json-text-bound'
 export {
   type LineCost,
   type OutputLimits,

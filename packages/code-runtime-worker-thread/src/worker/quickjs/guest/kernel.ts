@@ -126,7 +126,17 @@ export function createKernel(host: GuestHost): GuestKernel {
   }
 
   const complete = (value: unknown): void => {
-    const json = value === undefined ? undefined : serialize(value, 'the result is not JSON')
+    let json: ReturnType<typeof serialize> | undefined
+    try {
+      json = value === undefined ? undefined : serialize(value, 'the result is not JSON')
+    } catch (error) {
+      // The serializer reads the result, which runs the program's getters and Proxy traps (its
+      // own or inherited from a patched prototype). A throw there must end the run now: inside
+      // this `then` callback it would only reject a promise nobody awaits, and the run would
+      // wait for `maxWallMs`.
+      finish(2, 'the result could not be serialized: ' + describeError(error))
+      return
+    }
     if (json === undefined || typeof json === 'string') finish(0, json)
     else finish(2, json.invalid)
   }
