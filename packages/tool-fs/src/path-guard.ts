@@ -68,6 +68,7 @@ export class PathGuard {
     if (input.includes('\0'))
       throw new FsToolError(FS_TOOL_ERROR_CODES.INVALID_PATH, 'path must not contain NUL')
     const absolute = path.resolve(this.roots[0]!, input)
+    assertPathLength(absolute)
     const { real, exists } = await realpathAllowingMissing(absolute, input)
     const root = this.rootOf(real)
     if (root === undefined) {
@@ -170,6 +171,30 @@ export class PathGuard {
   }
 }
 
+/** Linux's PATH_MAX and NAME_MAX, in bytes: longer paths fail every syscall anyway. */
+const MAX_PATH_BYTES = 4096
+const MAX_NAME_BYTES = 255
+
+/**
+ * Refuse a path the kernel would refuse (ENAMETOOLONG) before touching the filesystem, with an
+ * error that does not echo a path of unbounded length back to the model.
+ */
+function assertPathLength(absolute: string): void {
+  if (Buffer.byteLength(absolute) >= MAX_PATH_BYTES) {
+    throw new FsToolError(
+      FS_TOOL_ERROR_CODES.INVALID_PATH,
+      `path is too long (${Buffer.byteLength(absolute)} bytes once resolved; the limit is ${MAX_PATH_BYTES - 1})`,
+    )
+  }
+  const long = absolute.split(path.sep).find((name) => Buffer.byteLength(name) > MAX_NAME_BYTES)
+  if (long !== undefined) {
+    throw new FsToolError(
+      FS_TOOL_ERROR_CODES.INVALID_PATH,
+      `a path component is too long (${Buffer.byteLength(long)} bytes; the limit is ${MAX_NAME_BYTES}): ${long.slice(0, 40)}…`,
+    )
+  }
+}
+
 function realRoot(root: string): string {
   try {
     return realpathSync.native(path.resolve(root))
@@ -198,7 +223,12 @@ async function realpathAllowingMissing(
           cause: error,
         })
       }
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+        // EACCES, EIO, …: whatever it is, the path cannot be proven inside a root.
+        throw new FsToolError(FS_TOOL_ERROR_CODES.INVALID_PATH, `cannot resolve ${input}: ${String(error)}`, {
+          cause: error,
+        })
+      }
       // A component that lstat() sees but realpath() cannot resolve is a dangling symlink:
       // its target is unknown, so we cannot prove a write through it stays inside a root.
       const present = await fs.lstat(current).then(
