@@ -1,5 +1,4 @@
 import fs from 'node:fs/promises'
-import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { fsRuntime } from './fixtures/runtime'
 import { tempDir } from './fixtures/temp-dir'
