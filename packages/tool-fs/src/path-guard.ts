@@ -127,24 +127,33 @@ export class PathGuard {
     }
   }
 
-  private async verifyDescriptor(handle: FileHandle, stat: Stats, resolved: ResolvedPath): Promise<void> {
-    const changed = () =>
-      new FsToolError(
-        FS_TOOL_ERROR_CODES.PATH_CHANGED,
-        `${resolved.input} changed between the confinement check and opening it; refusing to use it`,
-      )
-    // Linux: the kernel tells us which file the descriptor really is.
+  /**
+   * Whether an open descriptor is the file at `real` (an approved real path) and lies inside a
+   * root. On Linux the kernel names the descriptor's file (`/proc/self/fd/N`); elsewhere the path's
+   * `lstat` dev+ino must match `stat` (the descriptor's) and its `realpath` must be unchanged.
+   * False when a component was swapped for a symlink between the check and the open.
+   */
+  async isOpenedInside(handle: FileHandle, stat: Stats, real: string): Promise<boolean> {
     const fdPath = await fs.readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined)
-    if (fdPath !== undefined) {
-      if (fdPath !== resolved.real || this.rootOf(fdPath) === undefined) throw changed()
-      return
-    }
-    // Elsewhere: the approved path must still be that very inode, and still be real.
-    const [current, real] = await Promise.all([
-      fs.lstat(resolved.real).catch(() => undefined),
-      fs.realpath(resolved.real).catch(() => undefined),
+    if (fdPath !== undefined) return fdPath === real && this.rootOf(fdPath) !== undefined
+    const [current, resolved] = await Promise.all([
+      fs.lstat(real).catch(() => undefined),
+      fs.realpath(real).catch(() => undefined),
     ])
-    if (current?.dev !== stat.dev || current.ino !== stat.ino || real !== resolved.real) throw changed()
+    return (
+      current?.dev === stat.dev &&
+      current.ino === stat.ino &&
+      resolved === real &&
+      this.rootOf(real) !== undefined
+    )
+  }
+
+  private async verifyDescriptor(handle: FileHandle, stat: Stats, resolved: ResolvedPath): Promise<void> {
+    if (await this.isOpenedInside(handle, stat, resolved.real)) return
+    throw new FsToolError(
+      FS_TOOL_ERROR_CODES.PATH_CHANGED,
+      `${resolved.input} changed between the confinement check and opening it; refusing to use it`,
+    )
   }
 
   private openError(error: unknown, resolved: ResolvedPath): FsToolError {
