@@ -14,7 +14,19 @@ export interface EditRequest {
   readonly newString: string
   readonly replaceAll: boolean
   readonly label: string
+  /**
+   * The edited text may hold at most this many UTF-16 code units (a lower bound on its UTF-8
+   * bytes); checked before it is built. Default: no bound.
+   */
+  readonly maxLength?: number
 }
+
+/**
+ * `replace_all` replaces at most this many occurrences. Building the result costs time in
+ * proportion to the count, on the calling thread: 16 million one-character replacements in a
+ * 16 MiB file block it for seconds; 10,000 cost a few milliseconds.
+ */
+export const MAX_EDIT_REPLACEMENTS = 10_000
 
 const BOM = '\uFEFF'
 
@@ -56,6 +68,7 @@ export function applyEdit(original: string, request: EditRequest): AppliedEdit {
         `old_string occurs ${count} times in ${label}; add surrounding context to make it unique, or set replace_all to replace every occurrence`,
       )
     }
+    assertEditBounded(body.length, count, candidate.length, replacement.length, request)
     const content = replaceAll
       ? body.split(candidate).join(replacement)
       : replaceFirst(body, candidate, replacement)
@@ -88,4 +101,27 @@ function countOccurrences(text: string, search: string): number {
 function replaceFirst(text: string, search: string, replacement: string): string {
   const index = text.indexOf(search)
   return text.slice(0, index) + replacement + text.slice(index + search.length)
+}
+
+/** Refuse an edit whose result would take too long to build or be too large, before building it. */
+function assertEditBounded(
+  bodyLength: number,
+  count: number,
+  oldLength: number,
+  newLength: number,
+  request: EditRequest,
+): void {
+  if (count > MAX_EDIT_REPLACEMENTS) {
+    throw new FsToolError(
+      FS_TOOL_ERROR_CODES.EDIT_TOO_LARGE,
+      `old_string occurs ${count} times in ${request.label}; replace_all replaces at most ${MAX_EDIT_REPLACEMENTS} (use bash, e.g. sed, for a bulk rewrite)`,
+    )
+  }
+  const length = bodyLength + count * (newLength - oldLength)
+  if (request.maxLength !== undefined && length > request.maxLength) {
+    throw new FsToolError(
+      FS_TOOL_ERROR_CODES.EDIT_TOO_LARGE,
+      `the edit would make ${request.label} at least ${length} bytes, above ${request.maxLength} (maxEditBytes)`,
+    )
+  }
 }

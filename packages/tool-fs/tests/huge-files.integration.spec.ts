@@ -112,3 +112,43 @@ describe('huge and sparse files', () => {
     }
   })
 })
+
+describe('edit amplification', () => {
+  it('replace_all over more than 10,000 occurrences is EDIT_TOO_LARGE before any work, file intact', async () => {
+    const root = await tempDir()
+    const file = path.join(root, 'many.txt')
+    await fs.writeFile(file, 'a'.repeat(10_001))
+    const { fails, ok } = await fsRuntime({ roots: [root] })
+    const message = await fails(
+      'edit',
+      { file_path: 'many.txt', old_string: 'a', new_string: 'b', replace_all: true },
+      'EDIT_TOO_LARGE',
+    )
+    expect(message).toMatch(/occurs 10001 times/)
+    expect(await fs.readFile(file, 'utf8')).toBe('a'.repeat(10_001))
+    await fs.writeFile(file, 'a'.repeat(10_000))
+    expect(
+      await ok('edit', { file_path: 'many.txt', old_string: 'a', new_string: 'b', replace_all: true }),
+    ).toMatchObject({
+      replacements: 10_000,
+    })
+  })
+
+  it('an edit whose result would exceed maxEditBytes is EDIT_TOO_LARGE, whatever the replacement count', async () => {
+    const root = await tempDir()
+    const file = path.join(root, 'grow.txt')
+    await fs.writeFile(file, 'x'.repeat(1000))
+    const { fails } = await fsRuntime({ roots: [root], maxEditBytes: 100_000 })
+    await fails(
+      'edit',
+      { file_path: 'grow.txt', old_string: 'x', new_string: 'y'.repeat(200), replace_all: true },
+      'EDIT_TOO_LARGE',
+    )
+    await fails(
+      'edit',
+      { file_path: 'grow.txt', old_string: 'x'.repeat(1000), new_string: 'y'.repeat(100_001) },
+      'EDIT_TOO_LARGE',
+    )
+    expect(await fs.readFile(file, 'utf8')).toBe('x'.repeat(1000))
+  })
+})

@@ -96,6 +96,7 @@ export function createEditTool(context: FsToolContext): ToolDefinition {
         newString: args.new_string,
         replaceAll: args.replace_all === true,
         label: args.file_path,
+        maxLength: config.maxEditBytes,
       })
       exec.signal.throwIfAborted()
       await commitWrite(context, exec.agent, resolved, applied.content, {
