@@ -48,7 +48,7 @@ export const FS_TOOLS_DEFAULTS = {
   maxLineLength: 2000,
   maxReadBytes: 256 * 1024,
   maxReadScanBytes: 64 * 1024 * 1024,
-  maxEditBytes: 16 * 1024 * 1024,
+  maxEditBytes: 4 * 1024 * 1024,
   maxGlobResults: 1000,
   maxGrepMatches: 500,
   maxGrepFileBytes: 4 * 1024 * 1024,

@@ -60,12 +60,13 @@ export function applyEdit(original: string, request: EditRequest): AppliedEdit {
   const replacement = crlf ? toCrlf(newString) : newString
   const candidates = crlf && oldString.includes('\n') ? [oldString, toCrlf(oldString)] : [oldString]
   for (const candidate of candidates) {
-    const count = countOccurrences(body, candidate)
+    // Counting stops past the bound: the count of millions of matches is not worth the time.
+    const count = countOccurrences(body, candidate, MAX_EDIT_REPLACEMENTS + 1)
     if (count === 0) continue
     if (count > 1 && !replaceAll) {
       throw new FsToolError(
         FS_TOOL_ERROR_CODES.EDIT_NOT_UNIQUE,
-        `old_string occurs ${count} times in ${label}; add surrounding context to make it unique, or set replace_all to replace every occurrence`,
+        `old_string occurs ${timesText(count)} in ${label}; add surrounding context to make it unique, or set replace_all to replace every occurrence`,
       )
     }
     assertEditBounded(body.length, count, candidate.length, replacement.length, request)
@@ -91,9 +92,14 @@ function toCrlf(text: string): string {
   return text.replace(/\r?\n/g, '\r\n')
 }
 
-function countOccurrences(text: string, search: string): number {
+/** Occurrences of `search`, counted up to `limit` (a count above it is reported as `limit`). */
+function countOccurrences(text: string, search: string, limit = Number.POSITIVE_INFINITY): number {
   let count = 0
-  for (let index = text.indexOf(search); index !== -1; index = text.indexOf(search, index + search.length))
+  for (
+    let index = text.indexOf(search);
+    index !== -1 && count < limit;
+    index = text.indexOf(search, index + search.length)
+  )
     count++
   return count
 }
@@ -114,7 +120,7 @@ function assertEditBounded(
   if (count > MAX_EDIT_REPLACEMENTS) {
     throw new FsToolError(
       FS_TOOL_ERROR_CODES.EDIT_TOO_LARGE,
-      `old_string occurs ${count} times in ${request.label}; replace_all replaces at most ${MAX_EDIT_REPLACEMENTS} (use bash, e.g. sed, for a bulk rewrite)`,
+      `old_string occurs ${timesText(count)} in ${request.label}; replace_all replaces at most ${MAX_EDIT_REPLACEMENTS} (use bash, e.g. sed, for a bulk rewrite)`,
     )
   }
   const length = bodyLength + count * (newLength - oldLength)
@@ -124,4 +130,8 @@ function assertEditBounded(
       `the edit would make ${request.label} at least ${length} bytes, above ${request.maxLength} (maxEditBytes)`,
     )
   }
+}
+
+function timesText(count: number): string {
+  return count > MAX_EDIT_REPLACEMENTS ? `more than ${MAX_EDIT_REPLACEMENTS} times` : `${count} times`
 }
