@@ -1,5 +1,6 @@
-import { spawn } from 'node:child_process'
+import { type ChildProcessByStdio, spawn } from 'node:child_process'
 import { stat } from 'node:fs/promises'
+import type { Readable } from 'node:stream'
 import { BashSpawnError } from './errors'
 import { killProcessGroup } from './kill-process-group'
 import { OutputCapture } from './output-capture'
@@ -103,12 +104,20 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
   const plan = await planSpawn(options)
   // Aborted while the plan was made: nothing was started.
   if (plan === undefined) return ABORTED_BEFORE_START
-  const child = spawn(plan.file, plan.args, {
-    cwd: options.cwd,
-    env: plan.env,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  let child: ChildProcessByStdio<null, Readable, Readable>
+  try {
+    child = spawn(plan.file, plan.args, {
+      cwd: options.cwd,
+      env: plan.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+  } catch (error) {
+    // spawn() throws synchronously for some failures (E2BIG: a command past the kernel's
+    // argument size limit); nothing started, so the plan is released here.
+    await plan.release()
+    throw new BashSpawnError(`failed to start ${plan.file}: ${(error as Error).message}`, { cause: error })
+  }
   const stdout = new OutputCapture(options.maxStdoutBytes)
   const stderr = new OutputCapture(options.maxStderrBytes)
   const onOutput = options.onOutput
@@ -131,11 +140,13 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
     const terminate = () => {
       if (terminating || child.pid === undefined) return
       terminating = true
-      if (!killProcessGroup(child.pid, 'SIGTERM')) return
       const pid = child.pid
+      // Even when the group is already gone, the pipe timers are armed: a process that left
+      // the group (setsid) may still hold the pipes, and the call must settle regardless.
+      const groupAlive = killProcessGroup(pid, 'SIGTERM')
       timers.push(
         setTimeout(() => {
-          killProcessGroup(pid, 'SIGKILL')
+          if (groupAlive) killProcessGroup(pid, 'SIGKILL')
           timers.push(
             setTimeout(() => {
               child.stdout.destroy()

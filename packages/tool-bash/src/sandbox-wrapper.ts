@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime'
 import type { CommandRequest, CommandWrapper, SpawnPlan } from './run-command'
+import { workspaceProtectedPaths } from './workspace-protected-paths'
 
 /** What one sandboxed command may touch. */
 export interface SandboxPolicy {
@@ -38,7 +39,8 @@ function installBaseConfig(): void {
  * OS sandbox (bubblewrap on Linux: new user, PID, mount and — with `network: 'none'` — network
  * namespaces, a fresh `/proc`, `/` read-only, a seccomp filter against new user namespaces and
  * Unix sockets; `sandbox-exec` on macOS). Each call gets a private, writable `TMPDIR` that is
- * removed after the command exits.
+ * removed after the command exits. Inside the writable roots, files the host later runs or
+ * obeys (git hooks and config, shell rc files, editor settings) stay read-only.
  *
  * The library is used without `SandboxManager.initialize()`: the per-call config is complete,
  * and `initialize()` would start proxy servers (needed only for per-domain network filtering)
@@ -53,13 +55,15 @@ export function createSandboxWrapper(policy: SandboxPolicy): CommandWrapper {
     const removeTmp = () => rm(privateTmp, { recursive: true, force: true })
     try {
       const writable = [...policy.writableRoots, privateTmp]
+      const protectedPaths = await Promise.all(policy.writableRoots.map(workspaceProtectedPaths))
       const config: Partial<SandboxRuntimeConfig> = {
         filesystem: {
           allowWrite: writable,
           // Writable roots stay readable even when they lie under a read deny (a workspace in $HOME).
           allowRead: writable,
           denyRead: [...policy.denyRead],
-          denyWrite: [],
+          // Read-only inside the writable roots: git hooks/config, shell rc and editor settings.
+          denyWrite: protectedPaths.flat(),
         },
       }
       // An empty allow-list without a running proxy is an empty network namespace.

@@ -30,7 +30,10 @@ export async function writeFileAtomic(
   options: AtomicWriteOptions = {},
 ): Promise<void> {
   const directory = path.dirname(target)
-  const tempPath = path.join(directory, `.${path.basename(target)}.${randomBytes(6).toString('hex')}.tmp`)
+  const tempPath = path.join(
+    directory,
+    `.${namePrefix(path.basename(target))}.${randomBytes(6).toString('hex')}.tmp`,
+  )
   const handle = await fs.open(tempPath, TEMP_FLAGS, options.mode ?? 0o666)
   let committed = false
   try {
@@ -49,6 +52,21 @@ export async function writeFileAtomic(
     if (!committed) await fs.rm(tempPath, { force: true })
   }
   await syncDirectory(directory)
+}
+
+/**
+ * The target's name cut to at most 200 UTF-8 bytes (whole characters), so the temp name — the
+ * name plus 18 bytes — stays within NAME_MAX (255) even for a target name at that limit.
+ */
+function namePrefix(name: string): string {
+  let prefix = ''
+  let bytes = 0
+  for (const character of name) {
+    bytes += Buffer.byteLength(character)
+    if (bytes > 200) break
+    prefix += character
+  }
+  return prefix
 }
 
 async function syncDirectory(directory: string): Promise<void> {

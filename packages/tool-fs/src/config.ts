@@ -13,6 +13,13 @@ export interface FsToolsConfig {
   readonly maxLineLength: number
   /** Maximum UTF-8 bytes of line text one `read` returns; the window ends early past it. */
   readonly maxReadBytes: number
+  /**
+   * Bytes of a file one `read` (or the line count of a replaced file in `write`) reads at
+   * most; past it the line count is partial (`stoppedAt: 'maxReadScanBytes'`).
+   */
+  readonly maxReadScanBytes: number
+  /** `edit` refuses files larger than this many bytes (`FILE_TOO_LARGE`): it loads them whole. */
+  readonly maxEditBytes: number
   /** Maximum paths one `glob` returns (the rest are counted in `total`). */
   readonly maxGlobResults: number
   /** Maximum matching lines one `grep` returns (the rest are counted in `total`). */
@@ -40,6 +47,8 @@ export const FS_TOOLS_DEFAULTS = {
   maxReadLines: 2000,
   maxLineLength: 2000,
   maxReadBytes: 256 * 1024,
+  maxReadScanBytes: 64 * 1024 * 1024,
+  maxEditBytes: 4 * 1024 * 1024,
   maxGlobResults: 1000,
   maxGrepMatches: 500,
   maxGrepFileBytes: 4 * 1024 * 1024,
@@ -83,6 +92,8 @@ const INTEGER_FIELDS = [
   'maxReadLines',
   'maxLineLength',
   'maxReadBytes',
+  'maxReadScanBytes',
+  'maxEditBytes',
   'maxGlobResults',
   'maxGrepMatches',
   'maxGrepFileBytes',

@@ -14,7 +14,19 @@ export interface EditRequest {
   readonly newString: string
   readonly replaceAll: boolean
   readonly label: string
+  /**
+   * The edited text may hold at most this many UTF-16 code units (a lower bound on its UTF-8
+   * bytes); checked before it is built. Default: no bound.
+   */
+  readonly maxLength?: number
 }
+
+/**
+ * `replace_all` replaces at most this many occurrences. Building the result costs time in
+ * proportion to the count, on the calling thread: 16 million one-character replacements in a
+ * 16 MiB file block it for seconds; 10,000 cost a few milliseconds.
+ */
+export const MAX_EDIT_REPLACEMENTS = 10_000
 
 const BOM = '\uFEFF'
 
@@ -48,14 +60,16 @@ export function applyEdit(original: string, request: EditRequest): AppliedEdit {
   const replacement = crlf ? toCrlf(newString) : newString
   const candidates = crlf && oldString.includes('\n') ? [oldString, toCrlf(oldString)] : [oldString]
   for (const candidate of candidates) {
-    const count = countOccurrences(body, candidate)
+    // Counting stops past the bound: the count of millions of matches is not worth the time.
+    const count = countOccurrences(body, candidate, MAX_EDIT_REPLACEMENTS + 1)
     if (count === 0) continue
     if (count > 1 && !replaceAll) {
       throw new FsToolError(
         FS_TOOL_ERROR_CODES.EDIT_NOT_UNIQUE,
-        `old_string occurs ${count} times in ${label}; add surrounding context to make it unique, or set replace_all to replace every occurrence`,
+        `old_string occurs ${timesText(count)} in ${label}; add surrounding context to make it unique, or set replace_all to replace every occurrence`,
       )
     }
+    assertEditBounded(body.length, count, candidate.length, replacement.length, request)
     const content = replaceAll
       ? body.split(candidate).join(replacement)
       : replaceFirst(body, candidate, replacement)
@@ -78,9 +92,14 @@ function toCrlf(text: string): string {
   return text.replace(/\r?\n/g, '\r\n')
 }
 
-function countOccurrences(text: string, search: string): number {
+/** Occurrences of `search`, counted up to `limit` (a count above it is reported as `limit`). */
+function countOccurrences(text: string, search: string, limit = Number.POSITIVE_INFINITY): number {
   let count = 0
-  for (let index = text.indexOf(search); index !== -1; index = text.indexOf(search, index + search.length))
+  for (
+    let index = text.indexOf(search);
+    index !== -1 && count < limit;
+    index = text.indexOf(search, index + search.length)
+  )
     count++
   return count
 }
@@ -88,4 +107,31 @@ function countOccurrences(text: string, search: string): number {
 function replaceFirst(text: string, search: string, replacement: string): string {
   const index = text.indexOf(search)
   return text.slice(0, index) + replacement + text.slice(index + search.length)
+}
+
+/** Refuse an edit whose result would take too long to build or be too large, before building it. */
+function assertEditBounded(
+  bodyLength: number,
+  count: number,
+  oldLength: number,
+  newLength: number,
+  request: EditRequest,
+): void {
+  if (count > MAX_EDIT_REPLACEMENTS) {
+    throw new FsToolError(
+      FS_TOOL_ERROR_CODES.EDIT_TOO_LARGE,
+      `old_string occurs ${timesText(count)} in ${request.label}; replace_all replaces at most ${MAX_EDIT_REPLACEMENTS} (use bash, e.g. sed, for a bulk rewrite)`,
+    )
+  }
+  const length = bodyLength + count * (newLength - oldLength)
+  if (request.maxLength !== undefined && length > request.maxLength) {
+    throw new FsToolError(
+      FS_TOOL_ERROR_CODES.EDIT_TOO_LARGE,
+      `the edit would make ${request.label} at least ${length} bytes, above ${request.maxLength} (maxEditBytes)`,
+    )
+  }
+}
+
+function timesText(count: number): string {
+  return count > MAX_EDIT_REPLACEMENTS ? `more than ${MAX_EDIT_REPLACEMENTS} times` : `${count} times`
 }

@@ -15,6 +15,10 @@ export const FS_TOOL_ERROR_CODES = {
   WRONG_FILE_TYPE: 'WRONG_FILE_TYPE',
   /** The file looks binary (NUL bytes or invalid UTF-8 at its start). */
   BINARY_FILE: 'BINARY_FILE',
+  /** `edit`: more than 10,000 replacements, or a result larger than `maxEditBytes`. */
+  EDIT_TOO_LARGE: 'EDIT_TOO_LARGE',
+  /** `edit`: the file is larger than `maxEditBytes` (edit loads a file whole). */
+  FILE_TOO_LARGE: 'FILE_TOO_LARGE',
   /** The path changed between the confinement check and its use (e.g. swapped for a symlink). */
   PATH_CHANGED: 'PATH_CHANGED',
   /** `edit`: `old_string` does not occur in the file. */

@@ -68,6 +68,7 @@ export class PathGuard {
     if (input.includes('\0'))
       throw new FsToolError(FS_TOOL_ERROR_CODES.INVALID_PATH, 'path must not contain NUL')
     const absolute = path.resolve(this.roots[0]!, input)
+    assertPathLength(absolute)
     const { real, exists } = await realpathAllowingMissing(absolute, input)
     const root = this.rootOf(real)
     if (root === undefined) {
@@ -126,24 +127,33 @@ export class PathGuard {
     }
   }
 
-  private async verifyDescriptor(handle: FileHandle, stat: Stats, resolved: ResolvedPath): Promise<void> {
-    const changed = () =>
-      new FsToolError(
-        FS_TOOL_ERROR_CODES.PATH_CHANGED,
-        `${resolved.input} changed between the confinement check and opening it; refusing to use it`,
-      )
-    // Linux: the kernel tells us which file the descriptor really is.
+  /**
+   * Whether an open descriptor is the file at `real` (an approved real path) and lies inside a
+   * root. On Linux the kernel names the descriptor's file (`/proc/self/fd/N`); elsewhere the path's
+   * `lstat` dev+ino must match `stat` (the descriptor's) and its `realpath` must be unchanged.
+   * False when a component was swapped for a symlink between the check and the open.
+   */
+  async isOpenedInside(handle: FileHandle, stat: Stats, real: string): Promise<boolean> {
     const fdPath = await fs.readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined)
-    if (fdPath !== undefined) {
-      if (fdPath !== resolved.real || this.rootOf(fdPath) === undefined) throw changed()
-      return
-    }
-    // Elsewhere: the approved path must still be that very inode, and still be real.
-    const [current, real] = await Promise.all([
-      fs.lstat(resolved.real).catch(() => undefined),
-      fs.realpath(resolved.real).catch(() => undefined),
+    if (fdPath !== undefined) return fdPath === real && this.rootOf(fdPath) !== undefined
+    const [current, resolved] = await Promise.all([
+      fs.lstat(real).catch(() => undefined),
+      fs.realpath(real).catch(() => undefined),
     ])
-    if (current?.dev !== stat.dev || current.ino !== stat.ino || real !== resolved.real) throw changed()
+    return (
+      current?.dev === stat.dev &&
+      current.ino === stat.ino &&
+      resolved === real &&
+      this.rootOf(real) !== undefined
+    )
+  }
+
+  private async verifyDescriptor(handle: FileHandle, stat: Stats, resolved: ResolvedPath): Promise<void> {
+    if (await this.isOpenedInside(handle, stat, resolved.real)) return
+    throw new FsToolError(
+      FS_TOOL_ERROR_CODES.PATH_CHANGED,
+      `${resolved.input} changed between the confinement check and opening it; refusing to use it`,
+    )
   }
 
   private openError(error: unknown, resolved: ResolvedPath): FsToolError {
@@ -166,6 +176,30 @@ export class PathGuard {
       {
         cause: error,
       },
+    )
+  }
+}
+
+/** Linux's PATH_MAX and NAME_MAX, in bytes: longer paths fail every syscall anyway. */
+const MAX_PATH_BYTES = 4096
+const MAX_NAME_BYTES = 255
+
+/**
+ * Refuse a path the kernel would refuse (ENAMETOOLONG) before touching the filesystem, with an
+ * error that does not echo a path of unbounded length back to the model.
+ */
+function assertPathLength(absolute: string): void {
+  if (Buffer.byteLength(absolute) >= MAX_PATH_BYTES) {
+    throw new FsToolError(
+      FS_TOOL_ERROR_CODES.INVALID_PATH,
+      `path is too long (${Buffer.byteLength(absolute)} bytes once resolved; the limit is ${MAX_PATH_BYTES - 1})`,
+    )
+  }
+  const long = absolute.split(path.sep).find((name) => Buffer.byteLength(name) > MAX_NAME_BYTES)
+  if (long !== undefined) {
+    throw new FsToolError(
+      FS_TOOL_ERROR_CODES.INVALID_PATH,
+      `a path component is too long (${Buffer.byteLength(long)} bytes; the limit is ${MAX_NAME_BYTES}): ${long.slice(0, 40)}…`,
     )
   }
 }
@@ -198,7 +232,12 @@ async function realpathAllowingMissing(
           cause: error,
         })
       }
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+        // EACCES, EIO, …: whatever it is, the path cannot be proven inside a root.
+        throw new FsToolError(FS_TOOL_ERROR_CODES.INVALID_PATH, `cannot resolve ${input}: ${String(error)}`, {
+          cause: error,
+        })
+      }
       // A component that lstat() sees but realpath() cannot resolve is a dangling symlink:
       // its target is unknown, so we cannot prove a write through it stays inside a root.
       const present = await fs.lstat(current).then(

@@ -13,6 +13,12 @@ export interface ReadWindowOptions {
   readonly maxLineLength: number
   /** The window ends early once its line text would exceed this many UTF-8 bytes (≥ 1 line is kept). */
   readonly maxBytes: number
+  /**
+   * Bytes of the file read at most (window and line count together). A sparse or endless file
+   * would otherwise cost time in proportion to its size; past this the count is partial.
+   * Default: no bound.
+   */
+  readonly maxScanBytes?: number
   /** How error messages name the file. */
   readonly label: string
   readonly signal?: AbortSignal
@@ -26,6 +32,11 @@ export interface ReadWindowResult {
   readonly totalLines: number
   /** True when the file has lines after the returned window. */
   readonly truncated: boolean
+  /**
+   * Present when reading stopped at `maxScanBytes`: `totalLines` then counts only the lines
+   * seen so far (a lower bound), and the window may end early.
+   */
+  readonly scanStopped?: true
 }
 
 const CHUNK_BYTES = 64 * 1024
@@ -34,12 +45,12 @@ const NEWLINE = 0x0a
 /**
  * Read a window of lines from an open file without loading the file: the file is streamed in
  * 64 KiB chunks, only the window's bytes are kept (long lines are kept only up to what the cut
- * needs), and the rest of the file is scanned just to count lines. The first chunk decides
- * whether the file is binary.
+ * needs), and the rest of the file is scanned just to count lines, up to `maxScanBytes` in all.
+ * The first chunk decides whether the file is binary.
  * @throws {FsToolError} `BINARY_FILE`; the signal's reason when aborted.
  */
 export async function readWindow(handle: FileHandle, options: ReadWindowOptions): Promise<ReadWindowResult> {
-  const { offset, limit, maxLineLength, maxBytes } = options
+  const { offset, limit, maxLineLength, maxBytes, maxScanBytes = Number.POSITIVE_INFINITY } = options
   const keepBytes = maxLineLength * 4 + 4 // enough UTF-8 for maxLineLength characters (+ a CR)
   const decoder = new TextDecoder('utf-8')
   const buffer = Buffer.allocUnsafe(CHUNK_BYTES)
@@ -52,6 +63,7 @@ export async function readWindow(handle: FileHandle, options: ReadWindowOptions)
   let outputBytes = 0
   let position = 0
   let endsWithNewline = true
+  let scanStopped = false
 
   const collect = (bytes: Buffer) => {
     lineBytes += bytes.length
@@ -80,7 +92,13 @@ export async function readWindow(handle: FileHandle, options: ReadWindowOptions)
 
   for (;;) {
     options.signal?.throwIfAborted()
-    const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, position)
+    const budget = Math.min(CHUNK_BYTES, maxScanBytes - position)
+    if (budget <= 0) {
+      // Whether the file really goes on is only known by reading one more byte.
+      scanStopped = (await handle.read(buffer, 0, 1, position)).bytesRead > 0
+      break
+    }
+    const { bytesRead } = await handle.read(buffer, 0, budget, position)
     if (bytesRead === 0) break
     const chunk = buffer.subarray(0, bytesRead)
     if (position === 0 && looksBinary(chunk)) {
@@ -108,6 +126,12 @@ export async function readWindow(handle: FileHandle, options: ReadWindowOptions)
     for (let index = chunk.indexOf(NEWLINE, start); index !== -1; index = chunk.indexOf(NEWLINE, index + 1)) {
       lineNumber++
     }
+  }
+  if (scanStopped) {
+    // A line cut by the bound is shown (cut and marked) only when the window has nothing else.
+    if (windowOpen && lines.length === 0 && lineNumber >= offset && lineBytes > 0) finishLine()
+    const seen = Math.max(lineNumber - 1, lines[lines.length - 1]?.number ?? 0)
+    return { lines, totalLines: seen, truncated: lines.length > 0, scanStopped: true }
   }
   if (!endsWithNewline) {
     if (windowOpen && lineNumber >= offset) finishLine()

@@ -81,7 +81,9 @@ export async function grepSearch(
     )
   }
   const dispatch = async (batch: { display: string; real: string }[]) => {
-    const read = await Promise.all(batch.map((file) => readGrepFile(file.real, config.maxGrepFileBytes)))
+    const read = await Promise.all(
+      batch.map((file) => readGrepFile(file.real, config.maxGrepFileBytes, guard)),
+    )
     const files: GrepFileInput[] = []
     const displays: string[] = []
     for (const [index, result] of read.entries()) {

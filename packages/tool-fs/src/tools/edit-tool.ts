@@ -5,6 +5,7 @@ import { FS_TOOL_ERROR_CODES, FsToolError } from '../errors'
 import { fileDiff } from '../file-diff'
 import type { FsToolContext } from '../fs-tool-context'
 import { looksBinary } from '../internal/looks-binary'
+import { readBounded } from '../internal/read-bounded'
 import { fileChangeSchema, presentChange } from './file-change'
 
 /** Output schema of `edit`: see {@link EditValue}. */
@@ -71,7 +72,15 @@ export function createEditTool(context: FsToolContext): ToolDefinition {
       let before: string
       try {
         assertReadBeforeWrite(context, exec.agent, resolved, stat)
-        const buffer = await handle.readFile()
+        // The size is checked before and while reading: a sparse or growing file is never loaded.
+        const buffer =
+          stat.size > config.maxEditBytes ? undefined : await readBounded(handle, config.maxEditBytes)
+        if (buffer === undefined) {
+          throw new FsToolError(
+            FS_TOOL_ERROR_CODES.FILE_TOO_LARGE,
+            `${args.file_path} is larger than ${config.maxEditBytes} bytes (maxEditBytes); edit loads files whole, so use write or bash for it`,
+          )
+        }
         if (looksBinary(buffer)) {
           throw new FsToolError(
             FS_TOOL_ERROR_CODES.BINARY_FILE,
@@ -87,6 +96,7 @@ export function createEditTool(context: FsToolContext): ToolDefinition {
         newString: args.new_string,
         replaceAll: args.replace_all === true,
         label: args.file_path,
+        maxLength: config.maxEditBytes,
       })
       exec.signal.throwIfAborted()
       await commitWrite(context, exec.agent, resolved, applied.content, {

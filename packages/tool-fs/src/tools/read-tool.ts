@@ -27,6 +27,11 @@ export const readValueSchema = {
     lines: { type: 'array', items: lineSchema, required: true },
     totalLines: { type: 'integer', required: true, description: 'Lines in the whole file.' },
     truncated: { type: 'boolean', required: true, description: 'True when lines follow the window.' },
+    stoppedAt: {
+      type: 'string',
+      description:
+        'Present ("maxReadScanBytes") when reading stopped at that bound: totalLines then counts only the lines seen.',
+    },
   },
 } as const
 
@@ -37,18 +42,26 @@ export interface ReadValue {
   lines: { number: number; text: string }[]
   totalLines: number
   truncated: boolean
+  /** `'maxReadScanBytes'` when the file was read only up to that bound (`totalLines` is a lower bound). */
+  stoppedAt?: string
 }
 
 /** Render a read value `cat -n` style, with a note on how to continue when truncated. */
 export function renderRead(value: ReadValue): string {
-  if (value.totalLines === 0) return `(${value.path} is empty)`
+  const partial = value.stoppedAt !== undefined
+  if (value.totalLines === 0 && !partial) return `(${value.path} is empty)`
   if (value.lines.length === 0) {
-    return `(offset ${value.offset} is past the end of ${value.path}, which has ${value.totalLines} lines)`
+    return partial
+      ? `(offset ${value.offset} lies beyond the part of ${value.path} read (${value.totalLines} lines; reading stops at the ${value.stoppedAt} bound); use grep or bash for this file)`
+      : `(offset ${value.offset} is past the end of ${value.path}, which has ${value.totalLines} lines)`
   }
   const body = value.lines.map((line) => `${String(line.number).padStart(6)}\t${line.text}`).join('\n')
   if (!value.truncated) return body
   const last = value.lines[value.lines.length - 1]!.number
-  return `${body}\n\n(showing lines ${value.offset}-${last} of ${value.totalLines}; call read with offset=${last + 1} to continue)`
+  const total = partial
+    ? `at least ${value.totalLines} (reading stopped at the ${value.stoppedAt} bound)`
+    : String(value.totalLines)
+  return `${body}\n\n(showing lines ${value.offset}-${last} of ${total}; call read with offset=${last + 1} to continue)`
 }
 
 /**
@@ -93,11 +106,18 @@ export function createReadTool(fs: FsToolContext): ToolDefinition {
           limit,
           maxLineLength: config.maxLineLength,
           maxBytes: config.maxReadBytes,
+          maxScanBytes: config.maxReadScanBytes,
           label: args.file_path,
           signal: exec.signal,
         })
         tracker.record(exec.agent, resolved.real, stat)
-        return { path: guard.display(resolved.real), offset, ...window }
+        const { scanStopped, ...lines } = window
+        return {
+          path: guard.display(resolved.real),
+          offset,
+          ...lines,
+          ...(scanStopped ? { stoppedAt: 'maxReadScanBytes' } : {}),
+        }
       } finally {
         await handle.close()
       }

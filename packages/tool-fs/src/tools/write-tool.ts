@@ -66,7 +66,12 @@ export function createWriteTool(context: FsToolContext): ToolDefinition {
         const { handle, stat } = await guard.openFile(resolved)
         try {
           assertReadBeforeWrite(context, exec.agent, resolved, stat)
-          before = await readOldText(handle, stat, config.maxDiffBytes, exec.signal)
+          before = await readOldText(
+            handle,
+            stat,
+            { maxBytes: config.maxDiffBytes, maxScanBytes: config.maxReadScanBytes },
+            exec.signal,
+          )
           previous = stat
         } finally {
           await handle.close()
