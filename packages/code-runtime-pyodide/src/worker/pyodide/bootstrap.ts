@@ -108,6 +108,7 @@ function installKernel(pyodide: Interpreter) {
     channel.done,
     BLOCKED_MODULES.join(','),
     CALL_LIMITS.maxArgumentChars,
+    CALL_LIMITS.maxJsonDepth,
   ) as PyHandle
   const deliver = pair.get(0)
   const start = pair.get(1)
