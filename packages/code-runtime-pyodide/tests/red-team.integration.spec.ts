@@ -4,7 +4,8 @@
  * on real Pyodide workers. Each program attacks one class: a result the worker's own check can be
  * talked out of (the program shares the interpreter whose `json` and builtins the kernel reads),
  * nesting deep enough to stall or overflow the interpreter's encoders, state left for the next
- * run, and tool names that collide with Python's keywords, dunders and builtins.
+ * run, output written in pieces or straight to file descriptors, and tool names that collide
+ * with Python's keywords, dunders and builtins.
  */
 import { Context } from '@deepseek-ai/cordis'
 import * as CodeMode from '@dsh/tools-codemode'
@@ -48,8 +49,9 @@ async function app(): Promise<Context> {
   if (!started) {
     started = true
     await ctx.plugin(ToolRuntime, { mode: 'code' })
-    // A generous busy-time budget: a regression that stalls shows as `timeout`, not as a pass.
-    await ctx.plugin(PyodideCodeRuntime, { warmWorkers: 2, computeMs: 60_000, maxWallMs: 120_000 })
+    // Busy time for every program here is a few seconds at most on a loaded machine; the
+    // quadratic costs these tests guard against run for minutes, so they end as `timeout`.
+    await ctx.plugin(PyodideCodeRuntime, { warmWorkers: 2, computeMs: 20_000, maxWallMs: 120_000 })
     await ctx.plugin(CodeMode, {})
     ctx.tools.register(echoTool)
     for (const name of COLLIDING_NAMES) ctx.tools.register(namedTool(name))
@@ -189,6 +191,47 @@ describe('nothing a run leaves behind reaches the next run', () => {
       json: false,
       module: false,
     })
+  })
+})
+
+describe('output', () => {
+  it('a line written a character at a time costs its length, not its length squared', async () => {
+    const result = await runCode(
+      await app(),
+      [
+        'import sys',
+        'for _ in range(600_000): print("x", end="")',
+        'print("y", end="")',
+        'sys.stdout.write("")',
+        'sys.stderr.write("z\\n\\nw")',
+      ].join('\n'),
+    )
+    if (result.isError) throw new Error(result.error.message)
+    const { logs } = result.value as { logs: string[] }
+    // Lines longer than 64 Ki characters are cut into pieces just past it.
+    expect(logs.map((line) => line.length)).toEqual([...Array(9).fill(65_537), 10_169, 0, 1])
+    expect(logs.join('')).toBe(`${'x'.repeat(600_000)}yzw`)
+  })
+
+  it('what reaches file descriptors 1 and 2 directly, like a fatal error stack dump, is not program output', async () => {
+    const message = failureOf(
+      await runCode(
+        await app(),
+        [
+          'import os, sys',
+          'print("before")',
+          'os.write(1, b"raw one\\n")',
+          'os.write(2, b"raw two\\n")',
+          'sys.setrecursionlimit(10**6)',
+          'deep = []',
+          'for _ in range(200_000): deep = [deep]',
+          'print(repr(deep)[:10])',
+        ].join('\n'),
+      ),
+    )
+    expect(message).toBe(
+      'code run failed (exception): the interpreter stopped after a fatal error\nCaptured output:\nbefore',
+    )
   })
 })
 

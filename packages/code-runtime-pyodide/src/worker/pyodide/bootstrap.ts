@@ -54,6 +54,7 @@ const send = (message: WorkerPost, transfer?: ArrayBuffer[]): void =>
   parentPort.postMessage(message, transfer)
 const wasm = (globalThis as unknown as { WebAssembly: WasmGlobal }).WebAssembly
 const channel = createRunChannel({ send, exit, utf8Length, maxArgumentChars: CALL_LIMITS.maxArgumentChars })
+const discard = (): void => {}
 const fatal = (): void => channel.done(DoneStatus.EXCEPTION, 'the interpreter stopped after a fatal error')
 
 process.on('unhandledRejection', () => {})
@@ -146,8 +147,11 @@ async function main(): Promise<void> {
     env: { HOME: '/home/pyodide' },
     packages: [],
     fullStdLib: false,
-    stdout: channel.log,
-    stderr: channel.log,
+    // The program's sys.stdout and sys.stderr are the kernel's log stream. What reaches file
+    // descriptors 1 and 2 directly is the interpreter's own diagnostics — a fatal error's stack
+    // dump (written to fd 1) names the kernel's frames and Pyodide's files — not program output.
+    stdout: discard,
+    stderr: discard,
     stdin: () => null,
   }
   if (data.makeSnapshot) {

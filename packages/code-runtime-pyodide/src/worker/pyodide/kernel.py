@@ -47,25 +47,37 @@ def __dsh_install(host_log, host_call, host_done, blocked_text, max_argument_cha
     ToolCallError.__module__ = "builtins"
 
     class LogStream:
-        """stdout/stderr: every complete line goes to the host at once."""
+        """stdout/stderr: every complete line goes to the host at once. A line written in pieces
+        (print(..., end="")) is kept as a list of pieces and joined once, when it ends or passes
+        64 Ki characters: re-joining it on every write would make a long line cost its length
+        squared."""
         def __init__(self):
-            self._partial = ""
+            self._pieces = []
+            self._size = 0
         def write(self, text):
             if not isinstance(text, str):
                 raise TypeError("write() argument must be str")
-            lines = (self._partial + text).split("\n")
-            self._partial = lines.pop()
-            for line in lines:
-                host_log(line)
-            if len(self._partial) > 65536:
-                line, self._partial = self._partial, ""
-                host_log(line)
+            if not text:
+                return 0
+            if "\n" in text:
+                self._pieces.append(text)
+                lines = "".join(self._pieces).split("\n")
+                partial = lines.pop()
+                self._pieces, self._size = [partial], len(partial)
+                for line in lines:
+                    host_log(line)
+            else:
+                self._pieces.append(text)
+                self._size += len(text)
+            if self._size > 65536:
+                self.close_run()
             return len(text)
         def flush(self):
             pass
         def close_run(self):
-            if self._partial:
-                line, self._partial = self._partial, ""
+            if self._size:
+                line = "".join(self._pieces)
+                self._pieces, self._size = [], 0
                 host_log(line)
         def isatty(self):
             return False
