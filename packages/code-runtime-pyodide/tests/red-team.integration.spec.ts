@@ -4,8 +4,9 @@
  * on real Pyodide workers. Each program attacks one class: a result the worker's own check can be
  * talked out of (the program shares the interpreter whose `json` and builtins the kernel reads),
  * nesting deep enough to stall or overflow the interpreter's encoders, state left for the next
- * run, output written in pieces or straight to file descriptors, and tool names that collide
- * with Python's keywords, dunders and builtins.
+ * run, files that would grow the host process past every memory cap, output written in pieces
+ * or straight to file descriptors, and tool names that collide with Python's keywords, dunders
+ * and builtins.
  */
 import { Context } from '@deepseek-ai/cordis'
 import * as CodeMode from '@dsh/tools-codemode'
@@ -51,7 +52,12 @@ async function app(): Promise<Context> {
     await ctx.plugin(ToolRuntime, { mode: 'code' })
     // Busy time for every program here is a few seconds at most on a loaded machine; the
     // quadratic costs these tests guard against run for minutes, so they end as `timeout`.
-    await ctx.plugin(PyodideCodeRuntime, { warmWorkers: 2, computeMs: 20_000, maxWallMs: 120_000 })
+    await ctx.plugin(PyodideCodeRuntime, {
+      warmWorkers: 2,
+      computeMs: 20_000,
+      maxWallMs: 120_000,
+      maxMemoryMb: 128,
+    })
     await ctx.plugin(CodeMode, {})
     ctx.tools.register(echoTool)
     for (const name of COLLIDING_NAMES) ctx.tools.register(namedTool(name))
@@ -191,6 +197,46 @@ describe('nothing a run leaves behind reaches the next run', () => {
       json: false,
       module: false,
     })
+  })
+})
+
+describe('the in-memory filesystem', () => {
+  it('file bytes are capped at maxMemoryMb (ENOSPC); deleting or truncating a file gives its bytes back', async () => {
+    const result = await runCode(
+      await app(),
+      [
+        'import errno, os',
+        'chunk = b"x" * 10**7',
+        'def fill(prefix):',
+        '    # Bounded: without the cap these bytes would land in the host process.',
+        '    for n in range(40):',
+        '        try:',
+        '            with open("/tmp/%s%d" % (prefix, n), "wb") as f:',
+        '                f.write(chunk)',
+        '        except OSError as error:',
+        '            return [n, errno.errorcode.get(error.errno)]',
+        '    return [40, None]',
+        'first = fill("a")',
+        'for name in os.listdir("/tmp"): os.remove("/tmp/" + name)',
+        'second = fill("b")',
+        'with open("/tmp/b0", "r+b") as f: f.truncate(0)',
+        'third = fill("c")',
+        'try:',
+        '    os.truncate("/tmp/b1", 3 * 10**9)',
+        '    grown = "allowed"',
+        'except OSError as error:',
+        '    grown = errno.errorcode.get(error.errno)',
+        'return [first, second, third, grown]',
+      ].join('\n'),
+    )
+    if (result.isError) throw new Error(result.error.message)
+    // 128 MiB holds 13 files of 10 MB.
+    expect((result.value as { result: unknown }).result).toEqual([
+      [13, 'ENOSPC'],
+      [13, 'ENOSPC'],
+      [1, 'ENOSPC'],
+      'ENOSPC',
+    ])
   })
 })
 
