@@ -4,7 +4,8 @@
  * `maxMemoryMb`'s `Memory#grow` cap) and outside V8's heap cap (array buffers are external
  * memory). Without a cap a program writing files would grow the host process until the machine
  * ran out of memory. Bytes are charged as files grow (writes, `truncate` upwards) and credited
- * when they shrink or are deleted; a write that would pass the cap fails with `ENOSPC` (an
+ * when they shrink or are deleted, measured from each file's size when first seen (a file the
+ * interpreter booted with gives nothing back when deleted); a write that would pass the cap fails with `ENOSPC` (an
  * `OSError` in Python). Space is never credited early: a file deleted while still open, or
  * replaced by a rename, stays charged (it can still be held), which only makes `ENOSPC` come
  * sooner.
@@ -51,15 +52,30 @@ export function capFileStorage(fs: FileSystem, limitBytes: number): void {
   const table = memfs.ops_table
   if (table === undefined) throw new Error('the in-memory filesystem is not initialised')
   let used = 0
+  // Per file: its size when first seen (files the interpreter booted with are not the run's to
+  // spend or to give back) and the bytes charged for it since.
+  const charges = new WeakMap<FileNode, { readonly baseline: number; bytes: number }>()
   const size = (node: FileNode): number => node.usedBytes ?? 0
+  const chargeOf = (node: FileNode) => {
+    let charge = charges.get(node)
+    if (charge === undefined) {
+      charge = { baseline: size(node), bytes: 0 }
+      charges.set(node, charge)
+    }
+    return charge
+  }
   /** Run `change` on `node` if growing it to `after` bytes fits; charge what it really changed. */
   const charged = <T>(node: FileNode, after: number, change: () => T): T => {
-    const before = size(node)
-    if (used + Math.max(0, after - before) > limitBytes) throw new fs.ErrnoError(ENOSPC)
+    const charge = chargeOf(node)
+    if (used - charge.bytes + Math.max(0, after - charge.baseline) > limitBytes) {
+      throw new fs.ErrnoError(ENOSPC)
+    }
     try {
       return change()
     } finally {
-      used += size(node) - before
+      const bytes = Math.max(0, size(node) - charge.baseline)
+      used += bytes - charge.bytes
+      charge.bytes = bytes
     }
   }
   const write = table.file.stream.write
@@ -73,6 +89,10 @@ export function capFileStorage(fs: FileSystem, limitBytes: number): void {
   table.dir.node.unlink = (parent, name) => {
     const node = parent.contents[name]
     unlink(parent, name)
-    if (node !== undefined && !fs.streams.some((stream) => stream?.node === node)) used -= size(node)
+    if (node === undefined || fs.streams.some((stream) => stream?.node === node)) return
+    const charge = charges.get(node)
+    if (charge === undefined) return
+    used -= charge.bytes
+    charge.bytes = 0
   }
 }
