@@ -8,6 +8,7 @@ import type { CodeRunHost, CodeRunOutcome } from '@dsh/tools-codemode'
 import {
   callFailureOf,
   createCallCursor,
+  DoneStatus,
   encodeCallValue,
   nonJsonValueMessage,
   RunDriver,
@@ -18,6 +19,7 @@ import type { ReplyMessage, RunMessage, WorkerCall } from '../protocol/messages'
 import { parseWorkerMessage } from '../protocol/parse-worker-message'
 import type { JsonValue, ResolvedPyodideRuntimeConfig } from '../types'
 import { CALL_LIMITS } from './call-limits'
+import { jsonTextProblem } from './json-text-problem'
 
 /** What one run needs besides its worker. */
 export interface RunSessionInput {
@@ -111,9 +113,16 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
       case 'call':
         dispatch(message.call)
         return
-      case 'done':
-        run.complete(message.status, message.payload)
+      case 'done': {
+        // The worker's own check is not a boundary: the program can rebind what it reads.
+        const problem =
+          message.status === DoneStatus.OK && message.payload !== undefined
+            ? jsonTextProblem(message.payload, CALL_LIMITS.maxJsonDepth)
+            : undefined
+        if (problem === undefined) run.complete(message.status, message.payload)
+        else run.fail('invalid-output', `the result is not JSON: ${problem}`, true)
         return
+      }
       case 'ready':
       case 'boot-failed':
         run.fail('invalid-output', `protocol violation: unexpected ${message.kind} message`)

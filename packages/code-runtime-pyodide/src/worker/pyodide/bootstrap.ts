@@ -8,7 +8,8 @@
  *    Node directly (`refuse-imports.ts`): Emscripten's `system()` spawns a host shell, its
  *    sockets open real connections, `run_script` evals JavaScript and `dlopen` links new code.
  *    They are replaced before instantiation, so no path inside the interpreter reaches them.
- * 2. Boot Pyodide with `jsglobals` a bare object, so Python's `js` module reaches nothing.
+ * 2. Boot Pyodide with `jsglobals` a bare object, so Python's `js` module reaches nothing, then
+ *    cap the in-memory filesystem (`file-quota.ts`): file bytes live outside both memory caps.
  * 3. Run the Python kernel, which receives three closures over the message port and nothing else.
  * 4. Strip the Pyodide API object (it holds the Emscripten module, its filesystem drivers —
  *    NODEFS reads the host disk — and package loading), unregister the `js`/`pyodide_js` modules.
@@ -29,6 +30,7 @@ import type { PyodideAPI } from 'pyodide'
 import type { HostPost, WorkerPost } from '../../protocol/messages'
 import { CALL_LIMITS } from '../../run/call-limits'
 import { BLOCKED_MODULES } from './boundary'
+import { capFileStorage, type FileSystem } from './file-quota'
 import { lockRealm } from './lock-realm'
 import { cappedGrow } from './memory-cap'
 import { refuseImports } from './refuse-imports'
@@ -54,6 +56,7 @@ const send = (message: WorkerPost, transfer?: ArrayBuffer[]): void =>
   parentPort.postMessage(message, transfer)
 const wasm = (globalThis as unknown as { WebAssembly: WasmGlobal }).WebAssembly
 const channel = createRunChannel({ send, exit, utf8Length, maxArgumentChars: CALL_LIMITS.maxArgumentChars })
+const discard = (): void => {}
 const fatal = (): void => channel.done(DoneStatus.EXCEPTION, 'the interpreter stopped after a fatal error')
 
 process.on('unhandledRejection', () => {})
@@ -108,6 +111,7 @@ function installKernel(pyodide: Interpreter) {
     channel.done,
     BLOCKED_MODULES.join(','),
     CALL_LIMITS.maxArgumentChars,
+    CALL_LIMITS.maxJsonDepth,
   ) as PyHandle
   const deliver = pair.get(0)
   const start = pair.get(1)
@@ -145,8 +149,11 @@ async function main(): Promise<void> {
     env: { HOME: '/home/pyodide' },
     packages: [],
     fullStdLib: false,
-    stdout: channel.log,
-    stderr: channel.log,
+    // The program's sys.stdout and sys.stderr are the kernel's log stream. What reaches file
+    // descriptors 1 and 2 directly is the interpreter's own diagnostics — a fatal error's stack
+    // dump (written to fd 1) names the kernel's frames and Pyodide's files — not program output.
+    stdout: discard,
+    stderr: discard,
     stdin: () => null,
   }
   if (data.makeSnapshot) {
@@ -165,6 +172,8 @@ async function main(): Promise<void> {
   // The refusals are bound at instantiation: a boot that did not go through the hook must not run.
   if (instantiations === 0) throw new Error('the interpreter was not instantiated through the import hook')
   pyodide.setInterruptBuffer(new Int32Array(data.interrupt))
+  // File bytes live outside both memory caps: they get a cap of their own, the same size.
+  capFileStorage(pyodide.FS as unknown as FileSystem, data.memoryLimitBytes)
   // A fatal interpreter error (a crash in C code, a broken invariant) ends the run at once.
   pyodide._api.on_fatal = fatal
   const { deliver, start } = installKernel(pyodide)

@@ -8,7 +8,7 @@
 # `async def` (top-level `await` and `return`) with file name `<program>`, so tracebacks show
 # only program frames. The completion statuses are the runtime kit's `DoneStatus` values.
 
-def __dsh_install(host_log, host_call, host_done, blocked_text, max_argument_chars):
+def __dsh_install(host_log, host_call, host_done, blocked_text, max_argument_chars, max_depth):
     import ast, asyncio, builtins, faulthandler, json, sys, traceback
 
     # Its dumps would show the kernel's frames; a crash ends the run anyway.
@@ -47,25 +47,37 @@ def __dsh_install(host_log, host_call, host_done, blocked_text, max_argument_cha
     ToolCallError.__module__ = "builtins"
 
     class LogStream:
-        """stdout/stderr: every complete line goes to the host at once."""
+        """stdout/stderr: every complete line goes to the host at once. A line written in pieces
+        (print(..., end="")) is kept as a list of pieces and joined once, when it ends or passes
+        64 Ki characters: re-joining it on every write would make a long line cost its length
+        squared."""
         def __init__(self):
-            self._partial = ""
+            self._pieces = []
+            self._size = 0
         def write(self, text):
             if not isinstance(text, str):
                 raise TypeError("write() argument must be str")
-            lines = (self._partial + text).split("\n")
-            self._partial = lines.pop()
-            for line in lines:
-                host_log(line)
-            if len(self._partial) > 65536:
-                line, self._partial = self._partial, ""
-                host_log(line)
+            if not text:
+                return 0
+            if "\n" in text:
+                self._pieces.append(text)
+                lines = "".join(self._pieces).split("\n")
+                partial = lines.pop()
+                self._pieces, self._size = [partial], len(partial)
+                for line in lines:
+                    host_log(line)
+            else:
+                self._pieces.append(text)
+                self._size += len(text)
+            if self._size > 65536:
+                self.close_run()
             return len(text)
         def flush(self):
             pass
         def close_run(self):
-            if self._partial:
-                line, self._partial = self._partial, ""
+            if self._size:
+                line = "".join(self._pieces)
+                self._pieces, self._size = [], 0
                 host_log(line)
         def isatty(self):
             return False
@@ -119,15 +131,31 @@ def __dsh_install(host_log, host_call, host_done, blocked_text, max_argument_cha
 
     encoder = json.JSONEncoder(allow_nan=False, ensure_ascii=False, separators=(",", ":"))
 
+    get_limit, set_limit, get_frame = sys.getrecursionlimit, sys.setrecursionlimit, sys._getframe
+
     def encode(args):
         """JSON text of args, or None past the size cap. Encodes lazily, so a shared-reference
-        bomb stops at the cap instead of expanding in full."""
-        parts, size = [], 0
-        for chunk in encoder.iterencode(args):
-            size += len(chunk)
-            if size > max_argument_chars:
-                return None
-            parts.append(chunk)
+        bomb stops at the cap instead of expanding in full. The lazy encoder recurses once per
+        nesting level and every chunk climbs back through all of them, so a program that raised
+        its recursion limit could make one call cost depth squared: the limit is held to
+        max_depth levels above the caller while encoding."""
+        depth, frame = 0, get_frame()
+        while frame is not None:
+            depth, frame = depth + 1, frame.f_back
+        saved = get_limit()
+        # One generator frame per container, plus the encoder's entry frame.
+        set_limit(min(saved, depth + max_depth + 1))
+        try:
+            parts, size = [], 0
+            for chunk in encoder.iterencode(args):
+                size += len(chunk)
+                if size > max_argument_chars:
+                    return None
+                parts.append(chunk)
+        except RecursionError:
+            raise ValueError("nested deeper than " + str(max_depth) + " levels") from None
+        finally:
+            set_limit(saved)
         return "".join(parts)
 
     def call(name, args):
@@ -183,36 +211,55 @@ def __dsh_install(host_log, host_call, host_done, blocked_text, max_argument_cha
             future.set_exception(ToolCallError(text, message))
         run_ready()
 
+    def path_of(node):
+        """The path text of a json_problem node: (parent node, key or index), or None for the root.
+        Long keys and long paths are shortened (the middle elided), so a report stays small."""
+        parts = []
+        while node is not None:
+            node, key = node
+            if type(key) is str:
+                key = json.dumps(key[:64]) + ("..." if len(key) > 64 else "")
+            parts.append("[" + str(key) + "]")
+        parts.reverse()
+        if len(parts) > 32:
+            parts[16:-16] = ["..."]
+        return "$" + "".join(parts)
+
     def json_problem(root):
-        """Why root is not lossless JSON, with the path of the offending value (None if it is)."""
-        stack = [(root, "$")]
+        """Why root is not lossless JSON, with the path of the offending value (None if it is).
+        Iterative, with a node budget and a depth cap: the encoder that follows recurses in C, and
+        too deep a value would overflow the WebAssembly stack and kill the interpreter. Paths are
+        built only for the value reported, so a deep value does not cost depth squared."""
+        stack = [(root, None, 0)]
         count = 0
         while stack:
-            value, path = stack.pop()
+            value, node, depth = stack.pop()
             count += 1
             if count > MAX_NODES:
-                return "more than " + str(MAX_NODES) + " values (or a cycle) at " + path
+                return "more than " + str(MAX_NODES) + " values (or a cycle) at " + path_of(node)
             if value is None or isinstance(value, (bool, str)):
                 continue
             if type(value) is int:
                 if -SAFE_INT <= value <= SAFE_INT:
                     continue
-                return "an integer beyond 2**53-1 at " + path
+                return "an integer beyond 2**53-1 at " + path_of(node)
             if type(value) is float:
                 if value == value and value not in (float("inf"), float("-inf")):
                     continue
-                return "a non-finite number at " + path
-            if type(value) is list or type(value) is tuple:
-                for i, item in enumerate(value):
-                    stack.append((item, path + "[" + str(i) + "]"))
+                return "a non-finite number at " + path_of(node)
+            if type(value) is list or type(value) is tuple or type(value) is dict:
+                if depth >= max_depth:
+                    return "a value nested deeper than " + str(max_depth) + " levels at " + path_of(node)
+                if type(value) is dict:
+                    for key, item in value.items():
+                        if type(key) is not str:
+                            return "a non-string key at " + path_of(node)
+                        stack.append((item, (node, key), depth + 1))
+                else:
+                    for i, item in enumerate(value):
+                        stack.append((item, (node, i), depth + 1))
                 continue
-            if type(value) is dict:
-                for key, item in value.items():
-                    if type(key) is not str:
-                        return "a non-string key at " + path
-                    stack.append((item, path + "[" + json.dumps(key) + "]"))
-                continue
-            return "a value of type " + type(value).__name__ + " at " + path
+            return "a value of type " + type(value).__name__ + " at " + path_of(node)
         return None
 
     def describe(error):
