@@ -1,6 +1,6 @@
 import { describeScalar, describeType } from './describe'
-import type { SchemaNode } from './schema-node'
 import { isMultipleOf } from './multiple-of'
+import type { SchemaNode } from './schema-node'
 import {
   TYPE_ARRAY,
   TYPE_BOOLEAN,
