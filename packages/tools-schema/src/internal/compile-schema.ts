@@ -1,4 +1,5 @@
 import { type Dialect, dialectFromUri } from './dialect'
+import { applyDynamicRef, assertStaticDynamicRef, type DynamicRef, readDynamicKeywords } from './dynamic-ref'
 import { findJsonProblem } from './json-check'
 import { formatSegment } from './path'
 import { fail, readKeywords } from './read-keywords'
@@ -25,6 +26,8 @@ interface PendingRef {
   readonly path: string
   /** The base URI in effect where the `$ref` stands. */
   readonly base: string
+  /** Set for `$dynamicRef` / `$recursiveRef` (resolved statically, see dynamic-ref.ts). */
+  readonly dynamic?: DynamicRef
 }
 
 /**
@@ -113,20 +116,29 @@ export function compileSchema(root: unknown, options: CompileOptions = {}): Comp
       const { node, raw, path } = entry
       base = baseOf(raw, entry.base, dialect, path, resources)
       if (typeof raw === 'boolean') node.never = !raw
-      else if (typeof raw === 'object' && raw !== null && !Array.isArray(raw))
+      else if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
         readKeywords(node, raw as Record<string, unknown>, path, context)
-      else fail(path, 'a schema must be an object or a boolean')
+        const dynamic = readDynamicKeywords(raw as Record<string, unknown>, path, dialect, context.anchor)
+        if (dynamic !== undefined) refs.push({ node, ref: dynamic.ref, path: dynamic.path, base, dynamic })
+      } else fail(path, 'a schema must be an object or a boolean')
     }
   }
   drain()
+  const dynamicTargets: { dynamic: DynamicRef; raw: unknown }[] = []
   // Pointer targets may live outside keyword positions (e.g. `#/components/schemas/x`): they
   // are compiled on demand, which can add refs, anchors and resources, hence the loop.
   for (let i = 0; i < refs.length; i++) {
     const pending = refs[i]!
     const target = resolveRef(pending.ref, pending.base, resources, anchors, pending.path)
-    pending.node.ref = child(target.raw, target.path, target.base)
+    const targetNode = child(target.raw, target.path, target.base)
+    if (pending.dynamic === undefined) pending.node.ref = targetNode
+    else {
+      applyDynamicRef(pending.node, targetNode)
+      dynamicTargets.push({ dynamic: pending.dynamic, raw: target.raw })
+    }
     drain()
   }
+  for (const { dynamic, raw } of dynamicTargets) assertStaticDynamicRef(dynamic, raw, memo.keys())
   const recursive = checkCycles(rootNode, memo)
   return { root: rootNode, dialect, recursive }
 }
