@@ -206,3 +206,21 @@ describe('refusals', () => {
     expect(() => compileJsonSchemaValidator(schema as JsonSchema)).toThrow(message)
   })
 })
+
+describe('hostile documents', () => {
+  it('refuses a deep chain of relative $ids before resolving it costs the square of its depth', () => {
+    let schema: JsonSchema = { type: 'integer' }
+    for (let i = 0; i < 10_000; i++) schema = { $id: 'a/', properties: { x: schema } }
+    expect(() => compileJsonSchemaValidator(schema)).toThrow(/makes a base URI longer than 4096 characters/)
+  })
+
+  it('compiles a 10,000-deep chain of nested resources with absolute ids (no recursion)', () => {
+    let schema: JsonSchema = { type: 'integer' }
+    for (let i = 0; i < 10_000; i++) schema = { $id: `urn:r:${i}`, properties: { x: schema } }
+    const check = compileJsonSchemaValidator({
+      ...schema,
+      $defs: { last: { $ref: 'urn:r:0#/properties/x' } },
+    })
+    expect(check({})).toEqual([])
+  })
+})

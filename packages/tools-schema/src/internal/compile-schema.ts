@@ -1,5 +1,11 @@
 import { type Dialect, dialectFromUri } from './dialect'
-import { applyDynamicRef, assertStaticDynamicRef, type DynamicRef, readDynamicKeywords } from './dynamic-ref'
+import {
+  applyDynamicRef,
+  assertStaticDynamicRef,
+  countDynamicAnchors,
+  type DynamicRef,
+  readDynamicKeywords,
+} from './dynamic-ref'
 import { findJsonProblem } from './json-check'
 import { formatSegment } from './path'
 import { fail, readKeywords } from './read-keywords'
@@ -30,6 +36,8 @@ interface PendingRef {
   readonly dynamic?: DynamicRef
 }
 
+const MAX_BASE_URI_LENGTH = 4096
+
 /**
  * The base URI inside `raw`: its `$id` resolved against `parent` (registering the resource), or
  * `parent`. draft-07 reads `$id: "#name"` as an anchor and ignores every sibling of `$ref`,
@@ -48,6 +56,13 @@ function baseOf(
   if (dialect === 'draft-07' && (id.startsWith('#') || '$ref' in raw)) return parent
   const resolved = resolveUri(id, parent)
   if (resolved === undefined) return parent
+  // A chain of relative `$id`s (`"a/"` nested 100,000 deep) grows the base at every level, and
+  // resolving each against the last would cost the square of the depth.
+  if (resolved.uri.length > MAX_BASE_URI_LENGTH)
+    fail(
+      `${path}.$id`,
+      `$id ${JSON.stringify(id)} makes a base URI longer than ${MAX_BASE_URI_LENGTH} characters`,
+    )
   const known = resources.get(resolved.uri)
   if (known !== undefined && known.raw !== raw && path !== '$')
     fail(`${path}.$id`, `$id ${JSON.stringify(id)} names a resource that another schema already names`)
@@ -138,7 +153,12 @@ export function compileSchema(root: unknown, options: CompileOptions = {}): Comp
     }
     drain()
   }
-  for (const { dynamic, raw } of dynamicTargets) assertStaticDynamicRef(dynamic, raw, memo.keys())
+  let counts: Map<string, number> | undefined
+  const anchorCounts = () => {
+    counts ??= countDynamicAnchors(memo.keys())
+    return counts
+  }
+  for (const { dynamic, raw } of dynamicTargets) assertStaticDynamicRef(dynamic, raw, anchorCounts)
   const recursive = checkCycles(rootNode, memo)
   return { root: rootNode, dialect, recursive }
 }

@@ -51,25 +51,47 @@ export function readDynamicKeywords(
   return undefined
 }
 
-/** The anchor a dynamic reference's target must carry to make it dynamic, as a predicate. */
-function carriesAnchor(ref: DynamicRef): (raw: unknown) => boolean {
-  if (ref.kind === '$recursiveRef')
-    return (raw) => (raw as { $recursiveAnchor?: unknown } | null)?.$recursiveAnchor === true
+/** The dynamic anchor a reference's target must carry to make the reference dynamic, if any. */
+function anchorAsked(ref: DynamicRef): string | undefined {
+  if (ref.kind === '$recursiveRef') return RECURSIVE
   const hash = ref.ref.indexOf('#')
   const name = hash < 0 ? '' : ref.ref.slice(hash + 1)
-  return (raw) =>
-    PLAIN_NAME.test(name) && (raw as { $dynamicAnchor?: unknown } | null)?.$dynamicAnchor === name
+  return PLAIN_NAME.test(name) ? name : undefined
+}
+
+// `$recursiveAnchor: true` counted under a key no plain name can be.
+const RECURSIVE = '#recursive'
+
+/** How many compiled schemas carry each dynamic anchor (one pass, however many references ask). */
+export function countDynamicAnchors(compiled: Iterable<object>): Map<string, number> {
+  const counts = new Map<string, number>()
+  const add = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1)
+  for (const raw of compiled) {
+    const { $dynamicAnchor, $recursiveAnchor } = raw as {
+      $dynamicAnchor?: unknown
+      $recursiveAnchor?: unknown
+    }
+    if (typeof $dynamicAnchor === 'string') add($dynamicAnchor)
+    if ($recursiveAnchor === true) add(RECURSIVE)
+  }
+  return counts
 }
 
 /**
  * Fails when `ref`, resolved statically to `target`, could resolve elsewhere in some dynamic
- * scope: its target carries the dynamic anchor and another schema of `compiled` does as well.
+ * scope: its target carries the dynamic anchor and another compiled schema does as well.
  */
-export function assertStaticDynamicRef(ref: DynamicRef, target: unknown, compiled: Iterable<object>): void {
-  const carries = carriesAnchor(ref)
-  if (!carries(target)) return
-  let count = 0
-  for (const raw of compiled) if (carries(raw)) count++
+export function assertStaticDynamicRef(
+  ref: DynamicRef,
+  target: unknown,
+  counts: () => ReadonlyMap<string, number>,
+): void {
+  const name = anchorAsked(ref)
+  if (name === undefined) return
+  const carried = target as { $dynamicAnchor?: unknown; $recursiveAnchor?: unknown } | null
+  const carries = name === RECURSIVE ? carried?.$recursiveAnchor === true : carried?.$dynamicAnchor === name
+  if (!carries) return
+  const count = counts().get(name) ?? 0
   if (count > 1)
     fail(
       ref.path,
