@@ -2,8 +2,17 @@
 // its own base, refs resolve against the base where they stand, anchors belong to a resource.
 // Both paths (generated checks and interpreter) see the same node graph; both are run.
 import { afterAll, describe, expect, it } from 'vitest'
-import { compileJsonSchemaValidator, type JsonSchema } from '../src/index'
+import {
+  checkGeminiSchema,
+  checkOpenAiStrictSchema,
+  compileJsonSchemaValidator,
+  type JsonSchema,
+  jsonSchemaToTs,
+  providerArgsToCanonical,
+  toProviderSchema,
+} from '../src/index'
 import { setFastChecksEnabled } from '../src/internal/jit-checker'
+import { rootPointerRefs } from '../src/internal/root-pointer-refs'
 
 const D7 = 'http://json-schema.org/draft-07/schema#'
 
@@ -222,5 +231,40 @@ describe('hostile documents', () => {
       $defs: { last: { $ref: 'urn:r:0#/properties/x' } },
     })
     expect(check({})).toEqual([])
+  })
+})
+
+describe('consumers that follow $ref as a root pointer (code generators, provider dialects)', () => {
+  const document = {
+    $id: 'http://example.com/root.json',
+    type: 'object',
+    properties: {
+      a: { $ref: 'nested.json' },
+      b: { $ref: 'nested.json#/$defs/Inner' },
+      c: { $ref: '#/$defs/Plain' },
+    },
+    required: ['a', 'b', 'c'],
+    $defs: {
+      A: { $id: 'nested.json', type: 'integer', $defs: { Inner: { type: 'string', minLength: 1 } } },
+      Plain: { type: 'boolean' },
+    },
+  } as unknown as JsonSchema
+
+  it('see the nested resources a URI ref names', () => {
+    expect(jsonSchemaToTs(document)).toBe('{ a: number; b: string; c: boolean }')
+    const strict = toProviderSchema(document, 'openai-strict').schema
+    expect(checkOpenAiStrictSchema(strict)).toEqual([])
+    expect(JSON.stringify(strict)).toContain('"$ref":"#/$defs/A/$defs/Inner"')
+    expect(checkGeminiSchema(toProviderSchema(document, 'gemini').schema)).toEqual([])
+    expect(providerArgsToCanonical({ a: 1, b: 'x', c: true }, document, 'openai-strict')).toEqual({
+      a: 1,
+      b: 'x',
+      c: true,
+    })
+  })
+
+  it('leave documents without nested $id as they are (same object, so identity caches hold)', () => {
+    const plain = { properties: { n: { $ref: '#/$defs/N' } }, $defs: { N: { $id: '#n', type: 'number' } } }
+    expect(rootPointerRefs(plain)).toBe(plain)
   })
 })
