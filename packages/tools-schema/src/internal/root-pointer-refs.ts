@@ -38,12 +38,10 @@ export function rootPointerRefs<T>(schema: T): T {
     if (draft07 && typeof id === 'string' && id.startsWith('#'))
       anchors.set(anchorKey(base, id.slice(1)), pointer)
     if (typeof node.$ref === 'string') sites.push({ node, base })
-    const visit = (child: unknown, segments: (string | number)[]) =>
-      stack.push({
-        node: child,
-        pointer: pointer + segments.map((s) => `/${escapeToken(String(s))}`).join(''),
-        base,
-      })
+    const visit = (child: unknown, segments: (string | number)[]): void => {
+      const tail = segments.map((segment) => `/${escapeToken(String(segment))}`).join('')
+      stack.push({ node: child, pointer: pointer + tail, base })
+    }
     for (const key of SCHEMA_KEYWORDS) {
       const value = node[key]
       if (key === 'items' && Array.isArray(value)) value.forEach((item, i) => visit(item, [key, i]))
