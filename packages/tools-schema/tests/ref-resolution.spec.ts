@@ -263,6 +263,26 @@ describe('consumers that follow $ref as a root pointer (code generators, provide
     })
   })
 
+  it('leave cyclic, shared and accessor-bearing values alone, without invoking an accessor', () => {
+    const cyclic: Record<string, unknown> = { $defs: { A: { $id: 'a.json' } } }
+    cyclic.items = cyclic
+    const shared = { $id: 'x.json' }
+    const dag = { $defs: { A: shared, B: shared } }
+    let reads = 0
+    const accessor = {
+      $defs: { A: { $id: 'a.json' } },
+      get items() {
+        reads++
+        return {}
+      },
+    }
+    expect(rootPointerRefs(cyclic)).toBe(cyclic)
+    expect(rootPointerRefs(dag)).toBe(dag)
+    expect(rootPointerRefs(accessor)).toBe(accessor)
+    expect(reads).toBe(0)
+    expect(jsonSchemaToTs(cyclic)).toBe('unknown[]')
+  })
+
   it('leave documents without nested $id as they are (same object, so identity caches hold)', () => {
     const plain = { properties: { n: { $ref: '#/$defs/N' } }, $defs: { N: { $id: '#n', type: 'number' } } }
     expect(rootPointerRefs(plain)).toBe(plain)

@@ -12,7 +12,13 @@ import { copyJson } from './schema-walk'
  * already degrade those). Tolerant and iterative, like the walks it feeds.
  */
 export function rootPointerRefs<T>(schema: T): T {
-  if (!hasNestedId(schema)) return schema
+  let nested: boolean
+  try {
+    nested = hasNestedId(schema)
+  } catch {
+    return schema // a Proxy that throws: the consumer degrades it as before
+  }
+  if (!nested) return schema
   const copy = copyJson(schema)
   const draft07 = safeDialect(copy) === 'draft-07'
   const resources = new Map<string, string>([[DOCUMENT_BASE, '']])
@@ -91,20 +97,29 @@ function safeDialect(schema: unknown): string {
   }
 }
 
-/** Whether some schema below the root carries a string `$id` that is not a draft-07 anchor. */
+/**
+ * Whether some schema below the root carries a string `$id` that is not a draft-07 anchor, in a
+ * tree: a value that reaches an object twice (a cycle, or a shared subtree that copying would
+ * multiply) is left alone, and each object is looked at once, so hostile values cannot stall this.
+ */
 function hasNestedId(schema: unknown): boolean {
+  const seen = new Set<object>()
   const stack: unknown[] = [schema]
-  let root = true
+  let found = false
   while (stack.length > 0) {
     const node = stack.pop()
     if (typeof node !== 'object' || node === null) continue
-    if (!root && !Array.isArray(node)) {
+    if (seen.has(node)) return false
+    seen.add(node)
+    if (node !== schema && !Array.isArray(node)) {
       const id = (node as { $id?: unknown }).$id
-      if (typeof id === 'string' && !id.startsWith('#')) return true
+      if (typeof id === 'string' && !id.startsWith('#')) found = true
     }
-    root = false
-    for (const member of Object.values(node))
-      if (typeof member === 'object' && member !== null) stack.push(member)
+    // Descriptors, not reads: an accessor is never invoked (the document is then left alone).
+    for (const descriptor of Object.values(Object.getOwnPropertyDescriptors(node))) {
+      if (!('value' in descriptor)) return false
+      if (typeof descriptor.value === 'object' && descriptor.value !== null) stack.push(descriptor.value)
+    }
   }
-  return false
+  return found
 }
