@@ -8,6 +8,7 @@ import {
   readDoc,
   viewOf,
 } from './internal/codegen-view'
+import { rootPointerRefs } from './internal/root-pointer-refs'
 import { PYTHON_KEYWORDS, type PyRenderContext, toPythonClassName } from './py-render-context'
 
 type Task =
@@ -347,7 +348,7 @@ function render(root: unknown, ctx: PyRenderContext | undefined): string {
  */
 export function jsonSchemaToPy(node: unknown, ctx?: PyRenderContext): string {
   try {
-    return render(node, ctx)
+    return render(rootPointerRefs(node), ctx)
   } catch {
     return 'Any'
   }

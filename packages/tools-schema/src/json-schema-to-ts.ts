@@ -2,6 +2,7 @@ import { quotedString, tsDocComment } from './doc-comments'
 import { resolveRef } from './internal/codegen-refs'
 import { concat, dedupeShort, jsonLiteral, previewJson } from './internal/codegen-text'
 import { type CodegenDoc, type CodegenField, readDoc, viewOf } from './internal/codegen-view'
+import { rootPointerRefs } from './internal/root-pointer-refs'
 import type { TsRenderContext } from './ts-render-context'
 
 /** Binding strength of a rendered type: unions need parentheses inside `&`, `[]` and `?`. */
@@ -335,7 +336,7 @@ function render(root: unknown, ctx: TsRenderContext | undefined): string {
  */
 export function jsonSchemaToTs(node: unknown, ctx?: TsRenderContext): string {
   try {
-    return render(node, ctx)
+    return render(rootPointerRefs(node), ctx)
   } catch {
     return 'unknown'
   }

@@ -17,7 +17,7 @@ const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)[+*{]/
  * Reports what the validator will ignore or what deserves a second look, without throwing: unknown
  * keywords (including `x-` extensions), keywords the document's dialect does not have (e.g.
  * `prefixItems` under draft-07), keywords beside `$ref` under draft-07, `format` names that are
- * never asserted, nested `$schema` / `$id` (no sub-resources: `$ref` resolves against the root),
+ * never asserted, a nested `$schema` (the root's sets the dialect),
  * and patterns with nested quantifiers (catastrophic backtracking risk). Run it on a schema that
  * `assertSupportedJsonSchema` accepts; malformed parts are skipped.
  */
@@ -50,11 +50,6 @@ export function lintSchema(schema: unknown): SchemaLint[] {
         out.push({
           path: joinPath(path, '$schema'),
           message: 'a nested $schema is ignored (the root $schema sets the dialect)',
-        })
-      if (typeof node.$id === 'string' && !node.$id.startsWith('#'))
-        out.push({
-          path: joinPath(path, '$id'),
-          message: 'a nested $id does not start a new resource here: $ref resolves against the root document',
         })
     }
     if (typeof node.format === 'string' && FORMAT_CHECKS[node.format] === undefined)

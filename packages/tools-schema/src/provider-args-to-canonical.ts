@@ -13,6 +13,7 @@ import {
   type SchemaObject,
   typesOf,
 } from './internal/provider/schema-shape'
+import { rootPointerRefs } from './internal/root-pointer-refs'
 import type { ProviderDialect } from './to-provider-schema'
 import type { JsonSchemaNode, JsonValue } from './types'
 
@@ -44,9 +45,11 @@ export function providerArgsToCanonical(
   dialect: ProviderDialect,
 ): JsonValue {
   if (dialect === 'json-schema') return args
+  // Refs into nested `$id` resources, read as root pointers like the converters wrote them.
+  const root = rootPointerRefs(schema)
   const strict = dialect === 'openai-strict'
   let result: unknown = args
-  const stack: Job[] = [{ value: args, node: schema, refs: undefined, put: (v) => (result = v) }]
+  const stack: Job[] = [{ value: args, node: root, refs: undefined, put: (v) => (result = v) }]
   while (stack.length > 0) {
     const job = stack.pop()!
     let { node, refs } = job
@@ -60,7 +63,7 @@ export function providerArgsToCanonical(
         break
       }
       const ref = merged.$ref
-      const target = resolvePointer(schema, ref)
+      const target = resolvePointer(root, ref)
       if (target === undefined || (!strict && refCount(refs, ref) >= GEMINI_REF_DEPTH)) {
         node = true // shown as a JSON-encoded string
         break
@@ -90,7 +93,7 @@ export function providerArgsToCanonical(
       return Array.isArray(list) && !isConstraintUnion(shape, list) ? list : []
     })
     if (branches.length > 0) {
-      const branch = pickBranch(value, branches, schema, strict)
+      const branch = pickBranch(value, branches, root, strict)
       // pushed first so it runs after this node's own children have filled the value in
       if (branch !== undefined) {
         const slot = { value }
@@ -102,12 +105,12 @@ export function providerArgsToCanonical(
           refs,
           put: job.put,
         })
-        value = ownKeywords(value, shape, refs, stack, strict, schema)
+        value = ownKeywords(value, shape, refs, stack, strict, root)
         slot.value = value
         continue
       }
     }
-    job.put(ownKeywords(value, shape, refs, stack, strict, schema))
+    job.put(ownKeywords(value, shape, refs, stack, strict, root))
   }
   return result as JsonValue
 }

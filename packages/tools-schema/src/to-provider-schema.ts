@@ -2,6 +2,7 @@ import { convertGemini } from './internal/provider/gemini'
 import { convertOpenAiStrict } from './internal/provider/openai-strict'
 import { rewriteTree } from './internal/provider/rewrite-tree'
 import { notASchema } from './internal/provider/schema-shape'
+import { rootPointerRefs } from './internal/root-pointer-refs'
 import { snapshotJson } from './snapshot-json'
 import type { JsonObject, JsonSchemaNode, JsonValue } from './types'
 
@@ -72,7 +73,8 @@ export function toProviderSchema(
   const convert =
     dialect === 'openai-strict' ? convertOpenAiStrict : dialect === 'gemini' ? convertGemini : undefined
   if (convert === undefined) throw new TypeError(`unknown provider dialect: ${String(dialect)}`)
-  const { schema: converted, changes } = rewriteTree(schema, convert)
+  // The converters follow `$ref` as root pointers: URI refs into nested `$id` resources become those.
+  const { schema: converted, changes } = rewriteTree(rootPointerRefs(schema), convert)
   return Object.freeze({
     schema: snapshotJson(converted) as JsonObject,
     changes: Object.freeze(changes.map((change) => Object.freeze(change))),

@@ -1,8 +1,15 @@
 import { type Dialect, dialectFromUri } from './dialect'
+import {
+  applyDynamicRef,
+  assertStaticDynamicRef,
+  countDynamicAnchors,
+  type DynamicRef,
+  readDynamicKeywords,
+} from './dynamic-ref'
 import { findJsonProblem } from './json-check'
 import { formatSegment } from './path'
 import { fail, readKeywords } from './read-keywords'
-import { resolvePointer } from './resolve-ref'
+import { anchorKey, DOCUMENT_BASE, resolveRef, resolveUri, type SchemaResource } from './resolve-ref'
 import { allChildren, inPlaceChildren, SchemaNode } from './schema-node'
 
 /** Options of `compileSchema`. */
@@ -23,6 +30,44 @@ interface PendingRef {
   readonly node: SchemaNode
   readonly ref: string
   readonly path: string
+  /** The base URI in effect where the `$ref` stands. */
+  readonly base: string
+  /** Set for `$dynamicRef` / `$recursiveRef` (resolved statically, see dynamic-ref.ts). */
+  readonly dynamic?: DynamicRef
+}
+
+const MAX_BASE_URI_LENGTH = 4096
+
+/**
+ * The base URI inside `raw`: its `$id` resolved against `parent` (registering the resource), or
+ * `parent`. draft-07 reads `$id: "#name"` as an anchor and ignores every sibling of `$ref`,
+ * `$id` included. An `$id` that is no URI reference changes nothing (`lintSchema` is the place
+ * for such style problems; the schema still works).
+ */
+function baseOf(
+  raw: unknown,
+  parent: string,
+  dialect: Dialect,
+  path: string,
+  resources: Map<string, SchemaResource>,
+): string {
+  const id = (raw as { $id?: unknown } | null)?.$id
+  if (typeof id !== 'string' || typeof raw !== 'object' || raw === null) return parent
+  if (dialect === 'draft-07' && (id.startsWith('#') || '$ref' in raw)) return parent
+  const resolved = resolveUri(id, parent)
+  if (resolved === undefined) return parent
+  // A chain of relative `$id`s (`"a/"` nested 100,000 deep) grows the base at every level, and
+  // resolving each against the last would cost the square of the depth.
+  if (resolved.uri.length > MAX_BASE_URI_LENGTH)
+    fail(
+      `${path}.$id`,
+      `$id ${JSON.stringify(id)} makes a base URI longer than ${MAX_BASE_URI_LENGTH} characters`,
+    )
+  const known = resources.get(resolved.uri)
+  if (known !== undefined && known.raw !== raw && path !== '$')
+    fail(`${path}.$id`, `$id ${JSON.stringify(id)} names a resource that another schema already names`)
+  resources.set(resolved.uri, { raw, path })
+  return resolved.uri
 }
 
 /** Reads the dialect from the root `$schema` (default 2020-12); an unknown one is an error. */
@@ -51,51 +96,69 @@ export function compileSchema(root: unknown, options: CompileOptions = {}): Comp
   }
   const dialect = dialectOf(root)
   const memo = new Map<object, SchemaNode>()
-  const queue: { node: SchemaNode; raw: unknown; path: string }[] = []
+  const queue: { node: SchemaNode; raw: unknown; path: string; base: string }[] = []
   const refs: PendingRef[] = []
   const anchors = new Map<string, object>()
-  const child = (raw: unknown, path: string): SchemaNode => {
+  const resources = new Map<string, SchemaResource>([[DOCUMENT_BASE, { raw: root, path: '$' }]])
+  // The base URI in effect inside the schema object being read.
+  let base = DOCUMENT_BASE
+  const child = (raw: unknown, path: string, parentBase: string = base): SchemaNode => {
     if (typeof raw === 'object' && raw !== null) {
       const known = memo.get(raw)
       if (known !== undefined) return known
     }
     const node = new SchemaNode(path)
     if (typeof raw === 'object' && raw !== null) memo.set(raw, node)
-    queue.push({ node, raw, path })
+    queue.push({ node, raw, path, base: parentBase })
     return node
   }
   const context = {
     dialect,
     assertFormats: options.formats === 'assert',
-    child,
-    ref: (node: SchemaNode, ref: string, path: string) => refs.push({ node, ref, path }),
+    child: (raw: unknown, path: string) => child(raw, path),
+    ref: (node: SchemaNode, ref: string, path: string) => refs.push({ node, ref, path, base }),
     anchor: (name: string, raw: object, path: string) => {
-      if (anchors.has(name) && anchors.get(name) !== raw)
+      const key = anchorKey(base, name)
+      if (anchors.has(key) && anchors.get(key) !== raw)
         fail(path, `anchor ${JSON.stringify(name)} is defined twice`)
-      anchors.set(name, raw)
+      anchors.set(key, raw)
     },
   }
   const rootNode = child(root, '$')
   const drain = () => {
     while (queue.length > 0) {
-      const { node, raw, path } = queue.pop()!
+      const entry = queue.pop()!
+      const { node, raw, path } = entry
+      base = baseOf(raw, entry.base, dialect, path, resources)
       if (typeof raw === 'boolean') node.never = !raw
-      else if (typeof raw === 'object' && raw !== null && !Array.isArray(raw))
+      else if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
         readKeywords(node, raw as Record<string, unknown>, path, context)
-      else fail(path, 'a schema must be an object or a boolean')
+        const dynamic = readDynamicKeywords(raw as Record<string, unknown>, path, dialect, context.anchor)
+        if (dynamic !== undefined) refs.push({ node, ref: dynamic.ref, path: dynamic.path, base, dynamic })
+      } else fail(path, 'a schema must be an object or a boolean')
     }
   }
   drain()
-  const rootId =
-    typeof (root as { $id?: unknown } | null)?.$id === 'string' ? (root as { $id: string }).$id : undefined
+  const dynamicTargets: { dynamic: DynamicRef; raw: unknown }[] = []
   // Pointer targets may live outside keyword positions (e.g. `#/components/schemas/x`): they
-  // are compiled on demand, which can add refs and anchors, hence the loop.
+  // are compiled on demand, which can add refs, anchors and resources, hence the loop.
   for (let i = 0; i < refs.length; i++) {
-    const { node, ref, path } = refs[i]!
-    const target = resolvePointer(root, ref, rootId, anchors, path)
-    node.ref = child(target.raw, target.path)
+    const pending = refs[i]!
+    const target = resolveRef(pending.ref, pending.base, resources, anchors, pending.path)
+    const targetNode = child(target.raw, target.path, target.base)
+    if (pending.dynamic === undefined) pending.node.ref = targetNode
+    else {
+      applyDynamicRef(pending.node, targetNode)
+      dynamicTargets.push({ dynamic: pending.dynamic, raw: target.raw })
+    }
     drain()
   }
+  let counts: Map<string, number> | undefined
+  const anchorCounts = () => {
+    counts ??= countDynamicAnchors(memo.keys())
+    return counts
+  }
+  for (const { dynamic, raw } of dynamicTargets) assertStaticDynamicRef(dynamic, raw, anchorCounts)
   const recursive = checkCycles(rootNode, memo)
   return { root: rootNode, dialect, recursive }
 }

@@ -14,12 +14,20 @@ export function dialectFromUri(uri: string): Dialect | undefined {
 }
 
 /** Keywords that only exist from 2019-09 on (ignored, and linted, under draft-07). */
-const SINCE_2019 = ['$anchor', 'dependentRequired', 'dependentSchemas', 'minContains', 'maxContains']
+const SINCE_2019 = [
+  '$anchor',
+  'dependentRequired',
+  'dependentSchemas',
+  'minContains',
+  'maxContains',
+  '$recursiveRef',
+  '$recursiveAnchor',
+]
 /** Keywords that only exist in 2020-12. */
-const SINCE_2020 = ['prefixItems']
+const SINCE_2020 = ['prefixItems', '$dynamicRef', '$dynamicAnchor']
 /** Keywords dropped after draft-07 / 2019-09. */
 const UNTIL_07 = ['dependencies']
-const UNTIL_2019 = ['additionalItems']
+const UNTIL_2019 = ['additionalItems', '$recursiveRef', '$recursiveAnchor']
 
 /** True when `keyword` means nothing in `dialect` (it is then ignored like an unknown keyword). */
 export function ignoredByDialect(keyword: string, dialect: Dialect): boolean {
@@ -37,6 +45,10 @@ export const KNOWN_KEYWORDS: ReadonlySet<string> = new Set([
   '$defs',
   'definitions',
   '$anchor',
+  '$dynamicRef',
+  '$dynamicAnchor',
+  '$recursiveRef',
+  '$recursiveAnchor',
   'type',
   'enum',
   'const',

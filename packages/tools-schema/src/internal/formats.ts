@@ -60,19 +60,26 @@ function isDuration(text: string): boolean {
   return timePart.length > 0 && DURATION_TIME.test(timePart)
 }
 
-const EMAIL_ATOM = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+$/
+// RFC 5321 `Mailbox`: a dot-string or quoted-string local part, then a domain or an IPv4 / IPv6
+// address literal. ASCII only (non-ASCII is `idn-email`, which is not asserted). Both local-part
+// expressions are linear: their alternatives never start with the same character.
+const DOT_STRING_LOCAL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@/
+const QUOTED_LOCAL = /^"(?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\[\x20-\x7e])*"@/
 const EMAIL_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/
+const IPV6_TAG = /^IPv6:/i
+
+function isEmailDomain(domain: string): boolean {
+  if (domain.startsWith('[') && domain.endsWith(']')) {
+    const literal = domain.slice(1, -1)
+    return IPV6_TAG.test(literal) ? isIpv6(literal.slice(5)) : isIpv4(literal)
+  }
+  // A single label (`test@io`) is a valid RFC 5321 domain.
+  return domain.split('.').every((label) => EMAIL_LABEL.test(label))
+}
 
 function isEmail(text: string): boolean {
-  const at = text.lastIndexOf('@')
-  if (at <= 0) return false
-  const local = text.slice(0, at).split('.')
-  const domain = text.slice(at + 1).split('.')
-  return (
-    local.every((atom) => EMAIL_ATOM.test(atom)) &&
-    domain.length >= 2 &&
-    domain.every((label) => EMAIL_LABEL.test(label))
-  )
+  const local = (text.startsWith('"') ? QUOTED_LOCAL : DOT_STRING_LOCAL).exec(text)
+  return local !== null && isEmailDomain(text.slice(local[0].length))
 }
 
 const HOST_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/

@@ -153,8 +153,7 @@ class Generator {
     bound('maximum', '>')
     bound('exclusiveMinimum', '<=')
     bound('exclusiveMaximum', '>=')
-    if (node.multipleOf !== undefined)
-      numeric += `if (!Number.isInteger(${v} / ${node.multipleOf})) break ${fail};\n`
+    if (node.multipleOf !== undefined) numeric += `if (!MO(${v}, ${node.multipleOf})) break ${fail};\n`
     let text = ''
     if (node.minLength !== undefined)
       text += `if (${v}.length < ${node.minLength} || (${v}.length < ${2 * node.minLength} && CP(${v}) < ${node.minLength})) break ${fail};\n`

@@ -1,6 +1,7 @@
 import { findJsonProblem } from './json-check'
 import { findDuplicate, isScalarValue } from './json-equal'
 import { codePointLength } from './keyword-messages'
+import { isMultipleOf } from './multiple-of'
 
 /**
  * What the generated checks call besides built-ins, under the short names the generated text
@@ -60,4 +61,5 @@ export const JIT_RUNTIME: Readonly<Record<string, unknown>> = {
   AP: Array.prototype,
   UQ: allUnique,
   DV: ownDataOrBail,
+  MO: isMultipleOf,
 }

@@ -1,4 +1,5 @@
 import { describeScalar, describeType } from './describe'
+import { isMultipleOf } from './multiple-of'
 import type { SchemaNode } from './schema-node'
 import {
   TYPE_ARRAY,
@@ -65,11 +66,6 @@ export function numberMessage(node: SchemaNode, value: number): string | undefin
   if (node.multipleOf !== undefined && !isMultipleOf(value, node.multipleOf))
     return `expected a multiple of ${node.multipleOf}, got ${value}`
   return undefined
-}
-
-/** `value / divisor` is an integer (the quotient test ajv and most validators use). */
-export function isMultipleOf(value: number, divisor: number): boolean {
-  return Number.isInteger(value / divisor)
 }
 
 /** The violated string keyword's message, or undefined. */

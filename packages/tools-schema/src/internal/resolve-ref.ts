@@ -1,46 +1,79 @@
 import { joinPath } from './path'
 import { fail } from './read-keywords'
 
-/** A `$ref` target: the raw subschema and its location in the document. */
+/**
+ * `$ref` resolution by URI, as JSON Schema defines it: every `$id` starts a schema resource with
+ * its own base URI (resolved against the enclosing one), a `$ref` is resolved against the base in
+ * effect where it stands, and the result names a resource of this document plus a fragment (a
+ * JSON pointer into that resource or a plain-name anchor). A URI no resource of the document has
+ * is remote and refused (no I/O, ever).
+ */
+
+/** The base of a document without a root `$id` (never fetched; only compared). */
+export const DOCUMENT_BASE = 'https://dsh-tools.invalid/schema.json'
+
+/** A `$ref` target: the raw subschema, its location in the document and its resource's base. */
 export interface RefTarget {
+  readonly raw: unknown
+  readonly path: string
+  readonly base: string
+}
+
+/** A schema resource of the document: the subschema whose `$id` (or the root) names it. */
+export interface SchemaResource {
   readonly raw: unknown
   readonly path: string
 }
 
+/** `reference` resolved against `base`, split at `#`; undefined when it is not a URI reference. */
+export function resolveUri(reference: string, base: string): { uri: string; fragment: string } | undefined {
+  let href: string
+  try {
+    href = new URL(reference, base).href
+  } catch {
+    return undefined
+  }
+  const hash = href.indexOf('#')
+  return hash < 0 ? { uri: href, fragment: '' } : { uri: href.slice(0, hash), fragment: href.slice(hash + 1) }
+}
+
+/** The key of anchor `name` of the resource `uri`. */
+export function anchorKey(uri: string, name: string): string {
+  return `${uri}#${name}`
+}
+
 /**
- * Resolves a local `$ref` against the document root: `#`, a JSON pointer (`#/$defs/x`, with
- * `~0`/`~1` escapes and percent-encoding), or a plain-name anchor (`#name`). A ref that starts
- * with the root `$id` is local too. Anything else is remote and refused (no I/O, ever).
+ * Resolves `ref` (standing where `base` is in effect) to a subschema of the document: the
+ * resource it names, then `#` / a JSON pointer (`~0`/`~1` escapes, percent-encoding) / an anchor.
  */
-export function resolvePointer(
-  root: unknown,
+export function resolveRef(
   ref: string,
-  rootId: string | undefined,
+  base: string,
+  resources: ReadonlyMap<string, SchemaResource>,
   anchors: ReadonlyMap<string, object>,
   where: string,
 ): RefTarget {
-  let local = ref
-  if (rootId !== undefined && rootId.length > 0 && ref.startsWith(rootId.replace(/#$/, ''))) {
-    local = ref.slice(rootId.replace(/#$/, '').length)
-    if (local === '') local = '#'
-  }
-  if (!local.startsWith('#'))
+  const resolved = resolveUri(ref, base)
+  if (resolved === undefined) fail(where, `$ref ${JSON.stringify(ref)} is not a URI reference`)
+  const resource = resources.get(resolved!.uri)
+  if (resource === undefined)
     fail(where, `remote $ref ${JSON.stringify(ref)} is not supported (only refs within the document)`)
+  const { uri } = resolved!
   let fragment: string
   try {
-    fragment = decodeURIComponent(local.slice(1))
+    fragment = decodeURIComponent(resolved!.fragment)
   } catch {
     return fail(where, `$ref ${JSON.stringify(ref)} has malformed percent-encoding`)
   }
-  if (fragment === '') return { raw: root, path: '$' }
+  if (fragment === '') return { raw: resource!.raw, path: resource!.path, base: uri }
   if (!fragment.startsWith('/')) {
-    const target = anchors.get(fragment)
+    const target = anchors.get(anchorKey(uri, fragment))
     if (target === undefined)
       fail(where, `$ref ${JSON.stringify(ref)}: no anchor ${JSON.stringify(fragment)} in the document`)
-    return { raw: target, path: `$ anchor ${fragment}` }
+    return { raw: target, path: `$ anchor ${fragment}`, base: uri }
   }
-  let current: unknown = root
-  let path = '$'
+  let current: unknown = resource!.raw
+  let path = resource!.path
   for (const escaped of fragment.slice(1).split('/')) {
     const segment = escaped.replace(/~1/g, '/').replace(/~0/g, '~')
     const container = current as Record<string, unknown> | unknown[] | null
@@ -58,5 +91,5 @@ export function resolvePointer(
     (typeof current !== 'object' || current === null || Array.isArray(current))
   )
     fail(where, `$ref ${JSON.stringify(ref)} points at ${path}, which is not a schema`)
-  return { raw: current, path }
+  return { raw: current, path, base: uri }
 }

@@ -13,6 +13,7 @@ import {
 import type { PathNode } from './path'
 import type { SchemaNode } from './schema-node'
 import { checkJson, oneOfMessage, report, reportAt, type Sink, trialSink } from './sink'
+import { chooseByTag } from './tagged-union'
 
 /** A unit of work: apply `node` to `value`, or resume a combinator once its trials are done. */
 type Frame =
@@ -137,8 +138,9 @@ function applicators(
 ): void {
   if (node.ref !== undefined) push(stack, node.ref, value, path, sink)
   for (const child of node.allOf) push(stack, child, value, path, sink)
-  if (node.anyOf.length > 0) anyOf(node, value, path, sink, stack)
-  if (node.oneOf.length > 0) {
+  if (node.anyOf.length > 0 && !explainByTag(node.anyOf, value, path, sink, stack))
+    anyOf(node, value, path, sink, stack)
+  if (node.oneOf.length > 0 && !explainByTag(node.oneOf, value, path, sink, stack)) {
     const trials = node.oneOf.map(() => trialSink())
     const group: Frame[] = [
       {
@@ -175,6 +177,26 @@ function applicators(
       frame(node.ifNode, value, path, trial),
     ])
   }
+}
+
+/**
+ * A tagged union (see tagged-union.ts) is explained by the branch its tag names, or by the tag
+ * itself; returns false when the union has no usable tag for this value.
+ */
+function explainByTag(
+  branches: readonly SchemaNode[],
+  value: unknown,
+  path: PathNode | undefined,
+  sink: Sink,
+  stack: Frame[][],
+): boolean {
+  const choice = chooseByTag(branches, value)
+  if (choice === undefined) return false
+  if (choice.kind === 'branch') push(stack, branches[choice.index]!, value, path, sink)
+  else if (choice.kind === 'missing')
+    report(sink, path, `missing required property ${JSON.stringify(choice.key)}`)
+  else reportAt(sink, path, [choice.key], choice.message)
+  return true
 }
 
 /** anyOf tries branches one at a time and stops at the first match. */
