@@ -260,7 +260,12 @@ export default async function run(): Promise<BenchRow[]> {
     ['host', 'Atomics ping-pong, host polls (only the worker sleeps)'],
     ['both', 'Atomics ping-pong, both poll (no thread sleeps)'],
   ] as const) {
-    rows.push({ workload: floors, metric, value: await atomicsFloor(CALLS * 5, spinning), unit: 'round trips/s' })
+    rows.push({
+      workload: floors,
+      metric,
+      value: await atomicsFloor(CALLS * 5, spinning),
+      unit: 'round trips/s',
+    })
   }
   const compute: Partial<Record<CodeEngine, number>> = {}
   for (const engine of ENGINES) {

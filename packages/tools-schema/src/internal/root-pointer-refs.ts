@@ -50,12 +50,18 @@ export function rootPointerRefs<T>(schema: T): T {
     }
     for (const key of SCHEMA_KEYWORDS) {
       const value = node[key]
-      if (key === 'items' && Array.isArray(value)) value.forEach((item, i) => visit(item, [key, i]))
+      if (key === 'items' && Array.isArray(value))
+        value.forEach((item, i) => {
+          visit(item, [key, i])
+        })
       else visit(value, [key])
     }
     for (const key of SCHEMA_LIST_KEYWORDS) {
       const value = node[key]
-      if (Array.isArray(value)) value.forEach((item, i) => visit(item, [key, i]))
+      if (Array.isArray(value))
+        value.forEach((item, i) => {
+          visit(item, [key, i])
+        })
     }
     for (const key of [...SCHEMA_MAP_KEYWORDS, 'dependencies']) {
       const value = node[key]
