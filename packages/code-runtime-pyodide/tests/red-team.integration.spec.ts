@@ -5,12 +5,9 @@
  * talked out of (the program shares the interpreter whose `json` and builtins the kernel reads),
  * nesting deep enough to stall or overflow the interpreter's encoders, state left for the next
  * run, files that would grow the host process past every memory cap, output written in pieces
- * or straight to file descriptors, tool names that collide with Python's keywords, dunders
- * and builtins, and tool answers larger than the program can hold (a shared-reference value, a
- * huge string or a huge failure message).
+ * or straight to file descriptors, and tool names that collide with Python's keywords, dunders
+ * and builtins.
  */
-
-import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { Context } from '@deepseek-ai/cordis'
 import * as CodeMode from '@dsh/tools-codemode'
 import { echoTool, runCode } from '@dsh/tools-codemode/testing'
@@ -45,42 +42,6 @@ function namedTool(name: string) {
   })
 }
 
-const json = { type: 'json' } as const
-
-/** A value whose JSON text is 2^levels copies of `["x"]`, in a few hundred bytes of memory. */
-function dagBomb(levels: number): unknown {
-  let value: unknown = ['x']
-  for (let i = 0; i < levels; i++) value = [value, value]
-  return value
-}
-
-/** Tools whose answer is larger than a program may hold (`size` in characters). */
-const OVERSIZED_TOOLS = [
-  defineTool({
-    name: 'bomb',
-    description: 'Return a value with shared references.',
-    parameters: { levels: { type: 'number', required: true } },
-    output: { schema: json, render: () => [{ type: 'text', text: 'bomb' }] },
-    execute: (args) => dagBomb(args.levels) as never,
-  }),
-  defineTool({
-    name: 'long',
-    description: 'Return a string of the given size.',
-    parameters: { size: { type: 'number', required: true } },
-    output: { schema: { type: 'string' }, render: () => [{ type: 'text', text: 'long' }] },
-    execute: (args) => 'x'.repeat(args.size),
-  }),
-  defineTool({
-    name: 'loud',
-    description: 'Fail with a message of the given size.',
-    parameters: { size: { type: 'number', required: true } },
-    output: { schema: json, render: () => [{ type: 'text', text: 'loud' }] },
-    execute: (args) => {
-      throw new Error('x'.repeat(args.size))
-    },
-  }),
-]
-
 const ctx = new Context()
 let started = false
 afterAll(() => ctx.fiber.dispose())
@@ -100,7 +61,6 @@ async function app(): Promise<Context> {
     await ctx.plugin(CodeMode, {})
     ctx.tools.register(echoTool)
     for (const name of COLLIDING_NAMES) ctx.tools.register(namedTool(name))
-    for (const tool of OVERSIZED_TOOLS) ctx.tools.register(tool)
   }
   return ctx
 }
@@ -350,49 +310,5 @@ describe('tool names that collide with Python', () => {
       ...methods.filter((name) => name !== 'echo'),
       ...subscripts,
     ])
-  })
-})
-
-describe('a tool answer larger than the program can hold', () => {
-  // maxMemoryMb 128 (the smaller cap) → replies of at most 32 Mi characters.
-  const MAX_REPLY = 32 * 1024 * 1024
-
-  it('is refused or cut with a ToolCallError, the run goes on, and the host never stalls', async () => {
-    const context = await app()
-    const delay = monitorEventLoopDelay({ resolution: 10 })
-    delay.enable()
-    const result = await runCode(
-      context,
-      [
-        'out = []',
-        `for name, args in (("bomb", {"levels": 4}), ("bomb", {"levels": 40}), ("long", {"size": ${MAX_REPLY}}),`,
-        '                   ("loud", {"size": 100 * 1024 * 1024})):',
-        '    try:',
-        '        value = await tools[name](args)',
-        '        out.append(len(json.dumps(value, separators=(",", ":"))))',
-        '    except ToolCallError as error:',
-        '        out.append([error.tool_name, len(error.message), error.message[:120], error.message[-90:]])',
-        '    value = None',
-        'return out',
-      ].join('\n'),
-    )
-    delay.disable()
-    if (result.isError) throw new Error(result.error.message)
-    const [small, bomb, long, loud] = (
-      result.value as { result: [number, ...[string, number, string, string][]] }
-    ).result
-    expect(small).toBe(JSON.stringify(dagBomb(4)).length)
-    expect(bomb?.[0]).toBe('bomb')
-    expect(bomb?.[2]).toMatch(
-      new RegExp(
-        `^the result of bomb is too large for the program: more than ${MAX_REPLY} characters, at most ${MAX_REPLY}`,
-      ),
-    )
-    expect(long?.[2]).toMatch(/^the result of long is too large for the program: more than \d+ characters/)
-    expect(loud?.[0]).toBe('loud')
-    expect(loud?.[1]).toBe(MAX_REPLY)
-    expect(loud?.[3]).toMatch(/cut from 104857600 characters: the program may receive at most 33554432\)$/)
-    // Building the bomb's text alone would hold the host's event loop for seconds to minutes.
-    expect(delay.max / 1e6).toBeLessThan(1_500)
   })
 })
