@@ -73,3 +73,46 @@ describe('replyFor', () => {
     expect(maxReplyUnits({ ...config, maxMemoryMb: 128 })).toBe(32 * 1024 * 1024)
   })
 })
+
+describe('replyFor with a hostile host value', () => {
+  it.each([
+    [
+      'a throwing getter',
+      () => ({
+        get a(): never {
+          throw new Error('boom')
+        },
+      }),
+    ],
+    [
+      'a throwing getter below a shared part',
+      () => {
+        const part = {
+          get a(): never {
+            throw new Error('boom')
+          },
+        }
+        return [part, part]
+      },
+    ],
+    [
+      'a proxy whose keys trap throws',
+      () =>
+        new Proxy(
+          {},
+          {
+            ownKeys: () => {
+              throw new Error('boom')
+            },
+          },
+        ),
+    ],
+  ])('answers %s as not JSON instead of throwing', (_label, make) => {
+    expect(() => replyFor(call, fulfilled(make()), MAX)).not.toThrow()
+    expect(replyFor(call, fulfilled(make()), MAX)).toMatchObject({
+      ok: false,
+      a: 'tool',
+      b: 'tool returned a value that is not JSON',
+    })
+  })
+})

@@ -39,7 +39,15 @@ export function replyFor(
     return refusal(call, cutToLimit(failure.toolName, maxUnits), cutToLimit(failure.message, maxUnits))
   }
   // Counted before it is built: `JSON.stringify` writes a shared part once per occurrence.
-  if (jsonTextExceeds(settled.value, maxUnits)) return tooLarge(call, `more than ${maxUnits}`, maxUnits)
+  let exceeds: boolean
+  try {
+    exceeds = jsonTextExceeds(settled.value, maxUnits)
+  } catch {
+    // A getter or proxy trap of the host's value threw while it was measured. Thrown here, it
+    // would reject the reply's promise unhandled and leave the program's call unanswered.
+    return refusal(call, call.name, nonJsonValueMessage(call.name))
+  }
+  if (exceeds) return tooLarge(call, `more than ${maxUnits}`, maxUnits)
   const text = encodeCallValue(settled.value)
   if (text === undefined) return refusal(call, call.name, nonJsonValueMessage(call.name))
   // The count above is a lower bound (escapes are not counted): the built text is checked too.
