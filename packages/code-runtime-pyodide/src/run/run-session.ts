@@ -5,21 +5,14 @@
  * the host kills the worker, after its `exit` event.
  */
 import type { CodeRunHost, CodeRunOutcome } from '@dsh/tools-codemode'
-import {
-  callFailureOf,
-  createCallCursor,
-  DoneStatus,
-  encodeCallValue,
-  nonJsonValueMessage,
-  RunDriver,
-  utf8LineCost,
-} from '@dsh/tools-codemode/runtime-kit'
+import { createCallCursor, DoneStatus, RunDriver, utf8LineCost } from '@dsh/tools-codemode/runtime-kit'
 import type { WorkerHandle } from '../pool/worker-handle'
 import type { ReplyMessage, RunMessage, WorkerCall } from '../protocol/messages'
 import { parseWorkerMessage } from '../protocol/parse-worker-message'
 import type { JsonValue, ResolvedPyodideRuntimeConfig } from '../types'
 import { CALL_LIMITS } from './call-limits'
 import { jsonTextProblem } from './json-text-problem'
+import { maxReplyUnits, replyFor } from './reply-for'
 
 /** What one run needs besides its worker. */
 export interface RunSessionInput {
@@ -35,18 +28,6 @@ export interface RunSessionInput {
 /** SIGINT, as Pyodide's interrupt buffer expects it. */
 const SIGINT = 2
 
-/** The reply to a settled call: the value's JSON text, or the failure's tool name and message only. */
-function replyFor(call: WorkerCall, settled: PromiseSettledResult<JsonValue>): ReplyMessage {
-  if (settled.status === 'fulfilled') {
-    const text = encodeCallValue(settled.value)
-    return text === undefined
-      ? { k: 'res', i: call.id, ok: false, a: call.name, b: nonJsonValueMessage(call.name) }
-      : { k: 'res', i: call.id, ok: true, a: text, b: null }
-  }
-  const failure = callFailureOf(settled.reason, call.name)
-  return { k: 'res', i: call.id, ok: false, a: failure.toolName, b: failure.message }
-}
-
 /**
  * Run a program on `handle` (already booted). Resolves once the outcome is known and no program
  * code can run any more; never rejects. The caller tracks `handle.exited`.
@@ -55,6 +36,7 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
   const { worker } = handle
   const { host, config } = input
   const cursor = createCallCursor(input.toolNames)
+  const maxUnits = maxReplyUnits(config)
   const run = new RunDriver({
     handle,
     host,
@@ -95,7 +77,7 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     }
     void Promise.allSettled([pending]).then(([result]) => {
       outstanding -= 1
-      if (!run.settled && result !== undefined) worker.postMessage(replyFor(call, result))
+      if (!run.settled && result !== undefined) worker.postMessage(replyFor(call, result, maxUnits))
     })
   }
 

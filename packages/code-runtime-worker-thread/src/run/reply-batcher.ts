@@ -13,6 +13,7 @@
  */
 import {
   callFailureOf,
+  cutToLimit,
   encodeCallValue,
   jsonTextExceeds,
   nonJsonValueMessage,
@@ -104,14 +105,12 @@ export class ReplyBatcher {
    */
   error(id: number, toolName: string, error: unknown): void {
     const failure = callFailureOf(error, toolName)
-    this.#push(id, ReplyStatus.ERROR, this.#cut(failure.toolName), this.#cut(failure.message))
-  }
-
-  #cut(text: string): string {
-    const max = this.#maxReplyUnits
-    if (text.length <= max) return text
-    const note = ` … (cut from ${text.length} characters: the program may receive at most ${max})`
-    return text.slice(0, Math.max(0, max - note.length)) + note
+    this.#push(
+      id,
+      ReplyStatus.ERROR,
+      cutToLimit(failure.toolName, this.#maxReplyUnits),
+      cutToLimit(failure.message, this.#maxReplyUnits),
+    )
   }
 
   /** Answer with an error instead when `text` is longer than the program may receive. */

@@ -19,6 +19,7 @@ export {
   optionIssue,
   type StandardConfigSchema,
 } from './config-check'
+export { cutToLimit } from './cut-to-limit'
 export { DoneStatus, failureKindOf } from './done-status'
 export { jsonTextExceeds } from './json-text-bound'
 export {

@@ -1,0 +1,67 @@
+/**
+ * The host's answer to one settled binding call, bounded by what the program can hold. A tool's
+ * value and its failure are the host's (or an untrusted MCP server's) data, as unbounded as the
+ * program's own: a value with shared references has a JSON text far larger than its memory, and
+ * a 100 MB error message or string would only run the worker out of memory.
+ */
+import {
+  callFailureOf,
+  cutToLimit,
+  encodeCallValue,
+  jsonTextExceeds,
+  nonJsonValueMessage,
+} from '@dsh/tools-codemode/runtime-kit'
+import type { ReplyMessage, WorkerCall } from '../protocol/messages'
+import type { JsonValue, ResolvedPyodideRuntimeConfig } from '../types'
+
+/**
+ * The longest reply text a program may receive, in UTF-16 code units: a quarter of the smaller
+ * memory cap. The text crosses the worker's V8 heap (`maxOldGenerationSizeMb`) as a message and
+ * a string, then lands in the interpreter's memory (`maxMemoryMb`) as a Python `str` next to the
+ * value `json.loads` builds from it.
+ */
+export function maxReplyUnits(config: ResolvedPyodideRuntimeConfig): number {
+  return Math.floor((Math.min(config.maxOldGenerationSizeMb, config.maxMemoryMb) * 1024 * 1024) / 4)
+}
+
+/**
+ * The reply to a settled call: the value's JSON text, or the failure's tool name and message
+ * only. A value whose text would exceed `maxUnits` is refused before any text is built (a cycle
+ * too); a failure's tool name and message are cut to `maxUnits` each.
+ */
+export function replyFor(
+  call: WorkerCall,
+  settled: PromiseSettledResult<JsonValue>,
+  maxUnits: number,
+): ReplyMessage {
+  if (settled.status === 'rejected') {
+    const failure = callFailureOf(settled.reason, call.name)
+    return refusal(call, cutToLimit(failure.toolName, maxUnits), cutToLimit(failure.message, maxUnits))
+  }
+  // Counted before it is built: `JSON.stringify` writes a shared part once per occurrence.
+  let exceeds: boolean
+  try {
+    exceeds = jsonTextExceeds(settled.value, maxUnits)
+  } catch {
+    // A getter or proxy trap of the host's value threw while it was measured. Thrown here, it
+    // would reject the reply's promise unhandled and leave the program's call unanswered.
+    return refusal(call, call.name, nonJsonValueMessage(call.name))
+  }
+  if (exceeds) return tooLarge(call, `more than ${maxUnits}`, maxUnits)
+  const text = encodeCallValue(settled.value)
+  if (text === undefined) return refusal(call, call.name, nonJsonValueMessage(call.name))
+  // The count above is a lower bound (escapes are not counted): the built text is checked too.
+  if (text.length > maxUnits) return tooLarge(call, String(text.length), maxUnits)
+  return { k: 'res', i: call.id, ok: true, a: text, b: null }
+}
+
+function tooLarge(call: WorkerCall, size: string, maxUnits: number): ReplyMessage {
+  const message =
+    `the result of ${call.name} is too large for the program: ${size} characters, at most ${maxUnits} ` +
+    '(a quarter of the smaller of maxMemoryMb and maxOldGenerationSizeMb)'
+  return refusal(call, call.name, message)
+}
+
+function refusal(call: WorkerCall, toolName: string, message: string): ReplyMessage {
+  return { k: 'res', i: call.id, ok: false, a: toolName, b: message }
+}
