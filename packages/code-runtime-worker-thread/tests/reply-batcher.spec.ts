@@ -81,6 +81,33 @@ describe('ReplyBatcher', () => {
     expect(sent[0]?.[3]).toMatch(/too large for the program: more than 1000000 characters/)
   })
 
+  it('answers a value whose getter or proxy trap throws while it is measured as not JSON', () => {
+    const hostile: unknown[] = [
+      {
+        get a() {
+          throw new Error('getter')
+        },
+      },
+      new Proxy(
+        {},
+        {
+          ownKeys() {
+            throw new Error('trap')
+          },
+        },
+      ),
+    ]
+    hostile.push([hostile[0], hostile[0]])
+    for (const value of hostile) {
+      const sent: unknown[][] = []
+      const replies = new ReplyBatcher((batch) => sent.push(batch), 1_000_000)
+      replies.expect()
+      expect(() => replies.value(1, 't', value)).not.toThrow()
+      expect(sent[0]?.slice(0, 3)).toEqual([1, ReplyStatus.ERROR, 't'])
+      expect(sent[0]?.[3]).toMatch(/not JSON/)
+    }
+  })
+
   it('cuts an error message (and tool name) to the longest text the program may receive', () => {
     const sent: unknown[][] = []
     const replies = new ReplyBatcher((batch) => sent.push(batch), 100)

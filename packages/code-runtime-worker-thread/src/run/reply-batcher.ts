@@ -82,7 +82,16 @@ export class ReplyBatcher {
       case 'object': {
         // Counted before it is built: a value with shared references can have a JSON text far
         // larger than its memory, and building it would stall and exhaust the host.
-        if (jsonTextExceeds(value, this.#maxReplyUnits)) {
+        let exceeds: boolean
+        try {
+          exceeds = jsonTextExceeds(value, this.#maxReplyUnits)
+        } catch {
+          // A getter or proxy trap of the host's value threw while it was measured: it is not
+          // JSON (as `encodeCallValue` would say), and thrown from here it would leave the call
+          // unanswered.
+          break
+        }
+        if (exceeds) {
           this.#refuseLarge(id, toolName, `more than ${this.#maxReplyUnits}`)
           return
         }
