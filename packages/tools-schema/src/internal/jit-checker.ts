@@ -16,7 +16,8 @@ import {
   TYPE_OBJECT,
   TYPE_STRING,
 } from './schema-node'
-import { readSimplePattern, simplePatternFunction } from './simple-pattern'
+import type { LinearPattern } from './linear-pattern'
+import { simplePatternFunction } from './simple-pattern'
 import { findDiscriminator, haveDisjointTypes } from './union-dispatch'
 
 /**
@@ -62,10 +63,10 @@ class Generator {
   }
 
   /** An expression testing string `x` against `regex`: a char-code loop for simple shapes. */
-  matches(regex: RegExp, x: string): string {
+  matches(regex: LinearPattern, x: string): string {
     let name = this.patterns.get(regex.source)
     if (name === undefined) {
-      const simple = readSimplePattern(regex.source)
+      const simple = regex.simple
       if (simple === undefined) return `${this.constant(regex)}.test(${x})`
       name = this.name('P')
       this.patterns.set(regex.source, name)

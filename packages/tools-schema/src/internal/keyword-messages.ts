@@ -79,7 +79,6 @@ export function stringMessage(node: SchemaNode, value: string): string | undefin
       return `expected at most ${node.maxLength} characters, got ${length}`
   }
   if (node.pattern !== undefined) {
-    node.pattern.lastIndex = 0
     if (!node.pattern.test(value))
       return `expected string matching pattern ${JSON.stringify(node.pattern.source)}`
   }

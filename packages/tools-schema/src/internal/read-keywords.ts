@@ -2,6 +2,7 @@ import { UnsupportedJsonSchemaError } from '../errors'
 import { type Dialect, ignoredByDialect } from './dialect'
 import { FORMAT_CHECKS } from './formats'
 import { JsonValueSet } from './json-equal'
+import { compileLinearPattern, type LinearPattern, PatternRefusal } from './linear-pattern'
 import { joinPath } from './path'
 import { type SchemaNode, TYPE_BITS } from './schema-node'
 
@@ -33,12 +34,25 @@ export function fail(path: string, detail: string): never {
 
 const ANCHOR = /^[A-Za-z_][-A-Za-z0-9._]*$/
 
-/** Compiles `source` as a JS `u`-flag RegExp (the dialect's ECMA-262 regex), or fails at `path`. */
-export function compilePattern(source: string, path: string): RegExp {
+/**
+ * Compiles `source` (the dialect's ECMA-262 regex, `u` flag) for the linear-time engine, or
+ * fails at `path`: invalid syntax, or a construct only a backtracking engine can run
+ * (backreferences, lookaround) — refused rather than run where it could stall the host.
+ */
+export function compilePattern(source: string, path: string): LinearPattern {
   try {
-    return new RegExp(source, 'u')
+    new RegExp(source, 'u')
   } catch (error) {
     return fail(path, `invalid pattern ${JSON.stringify(source)}: ${(error as Error).message}`)
+  }
+  try {
+    return compileLinearPattern(source)
+  } catch (error) {
+    if (!(error instanceof PatternRefusal)) throw error
+    return fail(
+      path,
+      `pattern ${JSON.stringify(source)} is refused: ${error.message} (patterns run in a linear-time engine)`,
+    )
   }
 }
 

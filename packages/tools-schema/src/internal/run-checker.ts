@@ -330,7 +330,6 @@ function object(
     if (node.propertyNames !== undefined) push(stack, node.propertyNames, key, at, sink)
     let covered = declared
     for (const entry of node.patternProperties) {
-      entry.regex.lastIndex = 0
       if (entry.regex.test(key)) {
         covered = true
         push(stack, entry.node, member, at, sink)

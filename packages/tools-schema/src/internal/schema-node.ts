@@ -1,4 +1,5 @@
 import type { JsonValueSet } from './json-equal'
+import type { LinearPattern } from './linear-pattern'
 
 /** Bits of `SchemaNode.types` (0 = no `type` keyword: every JSON type). */
 export const TYPE_STRING = 1
@@ -47,7 +48,7 @@ export class SchemaNode {
 
   minLength: number | undefined = undefined
   maxLength: number | undefined = undefined
-  pattern: RegExp | undefined = undefined
+  pattern: LinearPattern | undefined = undefined
   format: FormatCheck | undefined = undefined
   formatName = ''
 
@@ -65,7 +66,7 @@ export class SchemaNode {
   propertyNodes: SchemaNode[] = []
   properties: Map<string, SchemaNode> | undefined = undefined
   required: string[] = []
-  patternProperties: { readonly regex: RegExp; readonly source: string; readonly node: SchemaNode }[] = []
+  patternProperties: { readonly regex: LinearPattern; readonly source: string; readonly node: SchemaNode }[] = []
   additionalProperties: SchemaNode | undefined = undefined
   propertyNames: SchemaNode | undefined = undefined
   minProperties: number | undefined = undefined
