@@ -1,6 +1,7 @@
 import { compileSchema } from './internal/compile-schema'
 import { compilePredicate } from './internal/jit-checker'
 import { findJsonProblem } from './internal/json-check'
+import { withFreshInterner } from './internal/json-intern'
 import { formatSegment } from './internal/path'
 import { runChecker } from './internal/run-checker'
 import type { SchemaNode } from './internal/schema-node'
@@ -29,7 +30,9 @@ export interface JsonSchemaValidatorOptions {
 
 function validatorFor(root: SchemaNode, recursive: boolean): SchemaValidator {
   const fast = compilePredicate(root)
-  return (value) => {
+  // Canonical ids (uniqueItems, enum of containers) are shared by one validation and dropped after it.
+  return (value) => withFreshInterner(() => validate(value))
+  function validate(value: unknown): SchemaViolation[] {
     if (fast !== null) {
       try {
         if (fast(value)) return []

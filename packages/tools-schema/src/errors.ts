@@ -90,7 +90,7 @@ export class UnsupportedJsonSchemaError extends ToolsError {
 }
 
 /** Which budget of `snapshotJson` a value exceeded. */
-export type JsonBudgetLimit = 'maxNodes' | 'maxStringLength'
+export type JsonBudgetLimit = 'maxNodes' | 'maxStringLength' | 'maxDepth'
 
 /**
  * A value is larger than a `snapshotJson` budget allows (code `JSON_BUDGET_EXCEEDED`). Counting
@@ -106,7 +106,12 @@ export class JsonBudgetError extends ToolsError {
   readonly max: number
 
   constructor(path: string, limit: JsonBudgetLimit, max: number, options?: ErrorOptions) {
-    const what = limit === 'maxNodes' ? `${max} JSON values` : `${max} string code units`
+    const what =
+      limit === 'maxNodes'
+        ? `${max} JSON values`
+        : limit === 'maxDepth'
+          ? `${max} nested containers`
+          : `${max} string code units`
     super(
       TOOLS_SCHEMA_ERROR_CODES.JSON_BUDGET_EXCEEDED,
       `${path}: value exceeds ${limit} (more than ${what}; shared references count at every occurrence)`,

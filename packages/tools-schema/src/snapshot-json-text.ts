@@ -16,7 +16,7 @@ import type { JsonSnapshot, SnapshotJsonOptions } from './snapshot-json'
 import type { JsonValue } from './types'
 
 /** Options of {@link snapshotJsonText}: the budgets of `snapshotJson` (text has no `undefined`). */
-export type SnapshotJsonTextOptions = Pick<SnapshotJsonOptions, 'maxNodes' | 'maxStringLength'>
+export type SnapshotJsonTextOptions = Pick<SnapshotJsonOptions, 'maxNodes' | 'maxStringLength' | 'maxDepth'>
 
 /** An open container of the walk; `index` is the next member to read. */
 interface Level {
@@ -52,6 +52,7 @@ function pathOf(levels: readonly Level[]): string {
 export function snapshotJsonText(text: string, options: SnapshotJsonTextOptions = {}): JsonSnapshot {
   const maxNodes = readBudget(options.maxNodes, 'maxNodes', 1, 'snapshotJsonText')
   const maxStringLength = readBudget(options.maxStringLength, 'maxStringLength', 0, 'snapshotJsonText')
+  const maxDepth = readBudget(options.maxDepth, 'maxDepth', 0, 'snapshotJsonText')
   let root: unknown
   try {
     root = JSON.parse(text)
@@ -62,10 +63,13 @@ export function snapshotJsonText(text: string, options: SnapshotJsonTextOptions 
   const levels: Level[] = []
   let nodes = 0
   let stringLength = 0
+  let depth = 0
   const over = (): never => {
-    throw nodes > maxNodes
-      ? new JsonBudgetError(pathOf(levels), 'maxNodes', maxNodes)
-      : new JsonBudgetError(pathOf(levels), 'maxStringLength', maxStringLength)
+    throw depth > maxDepth
+      ? new JsonBudgetError(pathOf(levels), 'maxDepth', maxDepth)
+      : nodes > maxNodes
+        ? new JsonBudgetError(pathOf(levels), 'maxNodes', maxNodes)
+        : new JsonBudgetError(pathOf(levels), 'maxStringLength', maxStringLength)
   }
 
   /** Freeze a container as it is opened — all but the root, which is stamped first. */
@@ -83,6 +87,10 @@ export function snapshotJsonText(text: string, options: SnapshotJsonTextOptions 
     }
     // Every member is at least one value: refuse an oversized container before reading it.
     nodes += 1
+    if (levels.length >= depth) {
+      depth = levels.length + 1
+      if (depth > maxDepth) over()
+    }
     if (Array.isArray(value)) {
       if (nodes + value.length > maxNodes) {
         nodes += value.length
@@ -116,8 +124,8 @@ export function snapshotJsonText(text: string, options: SnapshotJsonTextOptions 
   }
   if (typeof root === 'object' && root !== null) {
     // The root is stamped before it is frozen (see `snapshot-stamp`); every member already is.
-    stampSnapshot(root, nodes, stringLength)
+    stampSnapshot(root, { nodes, stringLength, depth })
     Object.freeze(root)
   }
-  return { value: root as JsonValue, nodes, stringLength }
+  return { value: root as JsonValue, nodes, stringLength, depth }
 }

@@ -24,6 +24,11 @@ export interface SnapshotJsonOptions {
    * counted; integer ≥ 0. Past it, {@link JsonBudgetError} (`maxStringLength`).
    */
   readonly maxStringLength?: number
+  /**
+   * Most containers nested inside one another (a scalar is depth 0, `[]` 1, `[[1]]` 2); integer
+   * ≥ 0. Past it, {@link JsonBudgetError} (`maxDepth`) at the first container too deep.
+   */
+  readonly maxDepth?: number
 }
 
 /** A snapshot with its size, as counted against the budgets. */
@@ -34,6 +39,8 @@ export interface JsonSnapshot {
   readonly nodes: number
   /** String code units in its string values and keys, every occurrence counted. */
   readonly stringLength: number
+  /** Containers nested at the deepest point (0 for a scalar). */
+  readonly depth: number
 }
 
 /**
@@ -46,6 +53,8 @@ interface Frame {
   readonly key: string | number | undefined
   /** Container receiving the copy (under `key`); absent for the root. */
   readonly target: Record<string, unknown> | unknown[] | undefined
+  /** Containers enclosing the value (0 at the root). */
+  readonly depth: number
 }
 
 /** A container met during this snapshot. While `open`, it is an ancestor (meeting it = cycle). */
@@ -55,6 +64,9 @@ interface Visit {
   /** Counters at entry while open; the subtree's own size once closed. */
   nodes: number
   stringLength: number
+  /** The deepest level reached before entry while open; the subtree's height once closed. */
+  height: number
+  readonly depth: number
 }
 
 /** Marks the end of a container's subtree. */
@@ -67,7 +79,13 @@ function pathOf(frame: Frame): string {
 }
 
 function childFrame(frame: Frame, value: unknown, key: string | number, target: Frame['target']): Frame {
-  return { value, parent: frame.key === undefined ? undefined : (frame as PathNode), key, target }
+  return {
+    value,
+    parent: frame.key === undefined ? undefined : (frame as PathNode),
+    key,
+    target,
+    depth: frame.depth + 1,
+  }
 }
 
 const NO_OPTIONS: SnapshotJsonOptions = Object.freeze({})
@@ -86,13 +104,18 @@ export function snapshotJsonMeasured(
   // Each option is read once, by name (a read by a computed key is a slow lookup).
   const maxNodes = readBudget(options.maxNodes, 'maxNodes', 1, 'snapshotJson')
   const maxStringLength = readBudget(options.maxStringLength, 'maxStringLength', 0, 'snapshotJson')
+  const maxDepth = readBudget(options.maxDepth, 'maxDepth', 0, 'snapshotJson')
   const omitUndefined = options.omitUndefinedProperties === true
   let nodes = 0
   let stringLength = 0
+  // The deepest level reached so far (a container at depth d has its members at d + 1).
+  let deepest = 0
   const over = (frame: Frame): never => {
-    throw nodes > maxNodes
-      ? new JsonBudgetError(pathOf(frame), 'maxNodes', maxNodes)
-      : new JsonBudgetError(pathOf(frame), 'maxStringLength', maxStringLength)
+    throw deepest > maxDepth
+      ? new JsonBudgetError(pathOf(frame), 'maxDepth', maxDepth)
+      : nodes > maxNodes
+        ? new JsonBudgetError(pathOf(frame), 'maxNodes', maxNodes)
+        : new JsonBudgetError(pathOf(frame), 'maxStringLength', maxStringLength)
   }
 
   // A root this function returned is deep-frozen and lossless already: only its size is checked.
@@ -101,15 +124,18 @@ export function snapshotJsonMeasured(
     if (known !== undefined) {
       nodes = known.nodes
       stringLength = known.stringLength
-      if (nodes > maxNodes || stringLength > maxStringLength) {
-        over({ value, parent: undefined, key: undefined, target: undefined })
+      deepest = known.depth
+      if (nodes > maxNodes || stringLength > maxStringLength || deepest > maxDepth) {
+        over({ value, parent: undefined, key: undefined, target: undefined, depth: 0 })
       }
-      return { value: value as JsonValue, nodes, stringLength }
+      return { value: value as JsonValue, nodes, stringLength, depth: deepest }
     }
   }
 
   const root: { value?: unknown } = {}
-  const stack: (Frame | ExitFrame)[] = [{ value, parent: undefined, key: undefined, target: undefined }]
+  const stack: (Frame | ExitFrame)[] = [
+    { value, parent: undefined, key: undefined, target: undefined, depth: 0 },
+  ]
   const visits = new Map<object, Visit>()
   while (stack.length > 0) {
     const frame = stack.pop()!
@@ -118,6 +144,9 @@ export function snapshotJsonMeasured(
       visit.open = false
       visit.nodes = nodes - visit.nodes
       visit.stringLength = stringLength - visit.stringLength
+      const reached = deepest
+      deepest = Math.max(visit.height, reached)
+      visit.height = reached - visit.depth
       continue
     }
     const current = frame.value
@@ -129,7 +158,8 @@ export function snapshotJsonMeasured(
         // A shared reference already copied: share its frozen copy, count its whole size again.
         nodes += seen.nodes
         stringLength += seen.stringLength
-        if (nodes > maxNodes || stringLength > maxStringLength) over(frame)
+        deepest = Math.max(deepest, frame.depth + seen.height)
+        if (nodes > maxNodes || stringLength > maxStringLength || deepest > maxDepth) over(frame)
         copy = seen.copy
       } else {
         copy = enter(frame, current)
@@ -149,15 +179,26 @@ export function snapshotJsonMeasured(
   }
   const copy = root.value
   // Stamped before it is frozen (see `snapshot-stamp`).
-  if (typeof copy === 'object' && copy !== null) stampSnapshot(copy, nodes, stringLength)
+  if (typeof copy === 'object' && copy !== null) stampSnapshot(copy, { nodes, stringLength, depth: deepest })
   for (const visit of visits.values()) Object.freeze(visit.copy)
-  return { value: copy as JsonValue, nodes, stringLength }
+  return { value: copy as JsonValue, nodes, stringLength, depth: deepest }
 
   /** Check and open one container: count it, queue its members, return its (empty) copy. */
   function enter(frame: Frame, current: object): object {
     const path = () => pathOf(frame)
     const proto = Object.getPrototypeOf(current)
-    const visit: Visit = { copy: current, open: true, nodes, stringLength }
+    // A container at depth d is d + 1 levels of nesting; refuse it before reading its members.
+    const level = frame.depth + 1
+    const visit: Visit = {
+      copy: current,
+      open: true,
+      nodes,
+      stringLength,
+      height: deepest,
+      depth: frame.depth,
+    }
+    deepest = level
+    if (level > maxDepth) over(frame)
     if (Array.isArray(current)) {
       if (proto !== Array.prototype) throw new LosslessJsonError(path(), 'array subclasses are not JSON')
       // Every element is at least one value: refuse an oversized array before reading it.

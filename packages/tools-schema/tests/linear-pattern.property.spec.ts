@@ -72,7 +72,21 @@ const atom = fc.constantFrom(
   '[\\P{ASCII}]',
 )
 
-const quantifier = fc.constantFrom('', '', '', '*', '+', '?', '{2}', '{0,3}', '{1,}', '*?', '+?', '??', '{1,2}?')
+const quantifier = fc.constantFrom(
+  '',
+  '',
+  '',
+  '*',
+  '+',
+  '?',
+  '{2}',
+  '{0,3}',
+  '{1,}',
+  '*?',
+  '+?',
+  '??',
+  '{1,2}?',
+)
 
 const pattern: fc.Arbitrary<string> = fc.letrec<{ alt: string; seq: string; term: string }>((tie) => ({
   alt: fc.oneof(
@@ -90,7 +104,7 @@ const pattern: fc.Arbitrary<string> = fc.letrec<{ alt: string; seq: string; term
         .map(([open, body, q]) => `${open}${body})${q}`),
     },
   ),
-}), { depthSize: 'small' }).alt
+})).alt
 
 const character = fc.constantFrom(
   'a',
@@ -154,6 +168,32 @@ describe('linear-time patterns answer as the u-flag RegExp', () => {
     )
   })
 
+  it('on generated leading lookaheads (^(?=a)(?!b)rest: anchored tests joined by and)', () => {
+    const lookaheads = fc.array(fc.tuple(fc.boolean(), pattern), { minLength: 1, maxLength: 3 })
+    fc.assert(
+      fc.property(
+        lookaheads,
+        pattern,
+        fc.array(text, { minLength: 1, maxLength: 12 }),
+        (heads, rest, inputs) => {
+          const source = `^${heads.map(([negated, body]) => `(?${negated ? '!' : '='}${body})`).join('')}${rest}`
+          const native = nativeOrUndefined(source)
+          fc.pre(native !== undefined && !rest.includes('|'))
+          const linear = compileLinearPattern(source)
+          for (const input of inputs) {
+            if (source.includes('\\B') && /[\u{10000}-\u{10FFFF}]/u.test(input)) continue
+            expect({ source, input, result: linear.test(input) }).toEqual({
+              source,
+              input,
+              result: native!.test(input),
+            })
+          }
+        },
+      ),
+      { numRuns: RUNS, seed: Number(process.env.SEED ?? 2126) },
+    )
+  })
+
   it('on patterns real tool schemas use', () => {
     const cases: [string, string[]][] = [
       ['^[a-zA-Z0-9_.-]+@[a-zA-Z0-9-]+\\.[a-z]{2,}$', ['a.b@ex.com', 'a@b', '@x.co']],
@@ -167,11 +207,18 @@ describe('linear-time patterns answer as the u-flag RegExp', () => {
       ['^https?://[^/]+(/.*)?$', ['https://x.io/a', 'ftp://x']],
       ['^[\\u{1F600}-\\u{1F64F}]+$', ['😀😃', 'a']],
       ['^a{1,1000}$', ['a', 'a'.repeat(1000), 'a'.repeat(1001)]],
+      // zod v4's email pattern and a password rule: leading lookaheads.
+      [
+        "^(?!\\.)(?!.*\\.\\.)([A-Za-z0-9_'+\\-\\.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$",
+        ['a.b@ex.com', '.a@ex.com', 'a..b@ex.com', 'a@b'],
+      ],
+      ['^(?=.*\\d)(?=.*[a-z])(?!.*\\s).{8,}$', ['abcdefg1', 'abcdefgh', 'abc defg1', 'a1']],
     ]
     for (const [source, inputs] of cases) {
       const linear = compileLinearPattern(source)
       const native = new RegExp(source, 'u')
-      for (const input of inputs) expect([source, input, linear.test(input)]).toEqual([source, input, native.test(input)])
+      for (const input of inputs)
+        expect([source, input, linear.test(input)]).toEqual([source, input, native.test(input)])
     }
   })
 })

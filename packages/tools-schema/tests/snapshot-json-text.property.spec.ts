@@ -16,17 +16,19 @@ function outcome(run: () => { value: unknown; nodes: number; stringLength: numbe
 }
 
 describe('snapshotJsonText agrees with snapshotJsonMeasured of the parsed value', () => {
-  it('same value, same size, and the same refusal (class, limit, path) under any budgets', () => {
+  it('same value, same size, and the same refusal (class, limit, path) under any budgets, maxDepth included', () => {
     fc.assert(
       fc.property(
         fc.jsonValue({ maxDepth: 5 }),
         fc.option(fc.integer({ min: 1, max: 60 }), { nil: undefined }),
         fc.option(fc.integer({ min: 0, max: 60 }), { nil: undefined }),
-        (value, maxNodes, maxStringLength) => {
+        fc.option(fc.integer({ min: 0, max: 6 }), { nil: undefined }),
+        (value, maxNodes, maxStringLength, maxDepth) => {
           const text = JSON.stringify(value)
           const budgets = {
             ...(maxNodes === undefined ? {} : { maxNodes }),
             ...(maxStringLength === undefined ? {} : { maxStringLength }),
+            ...(maxDepth === undefined ? {} : { maxDepth }),
           }
           // A fresh parse for the reference, so neither side sees the other's record.
           const expected = outcome(() => snapshotJsonMeasured(JSON.parse(text), budgets))

@@ -36,9 +36,9 @@ describe('snapshotJsonText', () => {
   })
 
   it('reads scalars and containers at the root', () => {
-    expect(snapshotJsonText('"hi"')).toStrictEqual({ value: 'hi', nodes: 1, stringLength: 2 })
-    expect(snapshotJsonText('null')).toStrictEqual({ value: null, nodes: 1, stringLength: 0 })
-    expect(snapshotJsonText('[]')).toStrictEqual({ value: [], nodes: 1, stringLength: 0 })
+    expect(snapshotJsonText('"hi"')).toStrictEqual({ value: 'hi', nodes: 1, stringLength: 2, depth: 0 })
+    expect(snapshotJsonText('null')).toStrictEqual({ value: null, nodes: 1, stringLength: 0, depth: 0 })
+    expect(snapshotJsonText('[]')).toStrictEqual({ value: [], nodes: 1, stringLength: 0, depth: 1 })
   })
 
   it('keeps an own `__proto__` key as data, never as the prototype', () => {

@@ -1,4 +1,5 @@
 import { functionNodes } from './jit-function-nodes'
+import { needsMemo } from './jit-memo'
 import { JIT_RUNTIME } from './jit-runtime'
 import {
   demandsScalar,
@@ -8,6 +9,7 @@ import {
   readUndeclared,
   typeCondition,
 } from './jit-snippets'
+import type { LinearPattern } from './linear-pattern'
 import {
   type SchemaNode,
   TYPE_ARRAY,
@@ -16,7 +18,6 @@ import {
   TYPE_OBJECT,
   TYPE_STRING,
 } from './schema-node'
-import type { LinearPattern } from './linear-pattern'
 import { simplePatternFunction } from './simple-pattern'
 import { findDiscriminator, haveDisjointTypes } from './union-dispatch'
 
@@ -50,7 +51,13 @@ class Generator {
   private readonly patterns = new Map<string, string>()
   private names = 0
 
-  constructor(private readonly functionNodes: ReadonlySet<SchemaNode>) {}
+  /** Names of the per-validation memo maps (see jit-memo), cleared after each validation. */
+  readonly memos: string[] = []
+
+  constructor(
+    private readonly functionNodes: ReadonlySet<SchemaNode>,
+    private readonly memo: boolean,
+  ) {}
 
   /** A constant bound once outside the checks (`K3`), so the hot code reads a closure slot. */
   constant(value: unknown): string {
@@ -90,8 +97,17 @@ class Generator {
       const node = this.pending.pop()!
       const name = this.functions.get(node)!
       const body = this.gen(node, 'v', 'f', 0)
+      if (!this.memo) {
+        this.bodies.push(
+          `function ${name}(v, d) { if (d > ${MAX_CALL_DEPTH}) throw B;\nf: {\n${body}return true;\n}\nreturn false;\n}`,
+        )
+        continue
+      }
+      const memo = `M${name}`
+      this.memos.push(memo)
       this.bodies.push(
-        `function ${name}(v, d) { if (d > ${MAX_CALL_DEPTH}) throw B;\nf: {\n${body}return true;\n}\nreturn false;\n}`,
+        `function ${name}(v, d) { if (d > ${MAX_CALL_DEPTH}) throw B;\nif (typeof v !== "object" || v === null) return ${name}b(v, d);\nlet r = ${memo}.get(v);\nif (r === undefined) { r = ${name}b(v, d); ${memo}.set(v, r); }\nreturn r;\n}`,
+        `function ${name}b(v, d) {\nf: {\n${body}return true;\n}\nreturn false;\n}`,
       )
     }
   }
@@ -321,17 +337,23 @@ export function compilePredicate(root: SchemaNode): Predicate | null {
   if (!enabled) return null
   const nodes = functionNodes(root)
   if (nodes === undefined) return null
-  const generator = new Generator(nodes)
+  const generator = new Generator(nodes, needsMemo(root))
   const entry = generator.functionFor(root)
   generator.generateAll()
   // Constants become closure slots of the factory (`const K3 = K[3]`), read without an index.
-  const constants = generator.constants.map((_, i) => `const K${i} = K[${i}];\n`).join('')
+  let constants = generator.constants.map((_, i) => `const K${i} = K[${i}];\n`).join('')
+  let result = entry
+  if (generator.memos.length > 0) {
+    constants += generator.memos.map((memo) => `const ${memo} = new Map();\n`).join('')
+    const clear = generator.memos.map((memo) => `${memo}.clear();`).join(' ')
+    result = `(v, d) => { try { return ${entry}(v, d); } finally { ${clear} } }`
+  }
   const names = Object.keys(JIT_RUNTIME)
   try {
     const factory = new Function(
       'K',
       ...names,
-      `${constants}${generator.bodies.join('\n')}\nreturn ${entry};`,
+      `${constants}${generator.bodies.join('\n')}\nreturn ${result};`,
     )
     const check = factory(generator.constants, ...names.map((name) => JIT_RUNTIME[name])) as (
       value: unknown,

@@ -1,5 +1,6 @@
 import { RE2JS } from 're2js'
 import { ecmaPatternToRe2, PatternRefusal } from './ecma-pattern-to-re2'
+import { splitLeadingLookaheads } from './leading-lookaheads'
 import { readSimplePattern, type SimplePattern } from './simple-pattern'
 
 /**
@@ -7,7 +8,8 @@ import { readSimplePattern, type SimplePattern } from './simple-pattern'
  * tests, whatever the schema's author wrote: `^(a+)+$` costs one pass, not 2^n backtracking
  * steps. The commonest shape (`^[class]quantifier$`) is a char-code loop; everything else is
  * rewritten to RE2 syntax (ecma-pattern-to-re2) and run by `re2js` (a lazy DFA with a Pike-VM
- * fallback, both linear). Patterns only a backtracking engine can run are refused at compile.
+ * fallback, both linear). Lookaheads right after a leading `^` become separate anchored tests
+ * (leading-lookaheads). Other patterns only a backtracking engine can run are refused.
  */
 export interface LinearPattern {
   /** The pattern as the schema wrote it (ECMAScript, `u` flag). */
@@ -32,6 +34,19 @@ function simpleTest(pattern: SimplePattern): (text: string) => boolean {
   }
 }
 
+/** The RE2 engine's search for an ECMAScript pattern, or a refusal. */
+function engineTest(source: string): (text: string) => boolean {
+  const translated = ecmaPatternToRe2(source)
+  let engine: RE2JS
+  try {
+    engine = RE2JS.compile(translated)
+  } catch (error) {
+    // e.g. a repetition count over RE2's 1000, or a script name RE2 does not know.
+    throw new PatternRefusal(`the linear-time engine cannot run it (${(error as Error).message})`)
+  }
+  return (text) => engine.test(text)
+}
+
 // Schemas are compiled at the gate and again for validators: share the compiled engine.
 const cache = new Map<string, LinearPattern>()
 const MAX_CACHED = 512
@@ -47,15 +62,16 @@ export function compileLinearPattern(source: string): LinearPattern {
   let test: (text: string) => boolean
   if (simple !== undefined) test = simpleTest(simple)
   else {
-    const translated = ecmaPatternToRe2(source)
-    let engine: RE2JS
-    try {
-      engine = RE2JS.compile(translated)
-    } catch (error) {
-      // e.g. a repetition count over RE2's 1000, or a script name RE2 does not know.
-      throw new PatternRefusal(`the linear-time engine cannot run it (${(error as Error).message})`)
+    const split = splitLeadingLookaheads(source)
+    if (split === undefined) test = engineTest(source)
+    else {
+      const rest = engineTest(split.rest)
+      const checks = split.checks.map(({ negated, body }) => ({ negated, test: engineTest(`^(?:${body})`) }))
+      test = (text) => {
+        for (const check of checks) if (check.test(text) === check.negated) return false
+        return rest(text)
+      }
     }
-    test = (text) => engine.test(text)
   }
   const pattern: LinearPattern = Object.freeze({ source, test, simple })
   if (cache.size >= MAX_CACHED) cache.clear()

@@ -28,20 +28,56 @@ type Frame =
 const hasOwn = Object.prototype.hasOwnProperty
 
 /**
+ * Most (subschema, value) applications one interpreter run makes. Unlike the generated check,
+ * the interpreter has no memo (its trials carry paths and messages), so a schema that applies
+ * subschemas to the same value along many paths could cost 2^depth; this bound keeps a run well
+ * under a second. Past it the run ends with {@link CHECK_BUDGET_MESSAGE} at `$`.
+ */
+export const MAX_CHECKER_STEPS = 1_000_000
+
+/** The violation a run ends with when it reaches {@link MAX_CHECKER_STEPS}. */
+export const CHECK_BUDGET_MESSAGE = `validation stopped after ${MAX_CHECKER_STEPS.toLocaleString('en-US')} checks: this schema applies too many subschemas to this value (the violations before this one are real; others may be missing)`
+
+/**
+ * Most violations one run lists. A value can break a rule once per member (300,000 unexpected
+ * properties): listing them all costs far more than deciding, and no reader needs them all.
+ * Past it the run ends with {@link MORE_VIOLATIONS_MESSAGE} at `$`.
+ */
+export const MAX_VIOLATIONS = 100
+
+/** The violation a run ends with when it has listed {@link MAX_VIOLATIONS}. */
+export const MORE_VIOLATIONS_MESSAGE = `more violations not listed (stopped after ${MAX_VIOLATIONS})`
+
+/**
  * Validates `value` against a compiled node graph with an explicit work stack (no recursion, so
  * any schema or value depth). Every violation is path-qualified; combinators evaluate their
  * branches into counting trial sinks. The authority whenever the generated fast path says no.
  */
-export function runChecker(root: SchemaNode, value: unknown): SchemaViolation[] {
+export function runChecker(
+  root: SchemaNode,
+  value: unknown,
+  maxSteps = MAX_CHECKER_STEPS,
+): SchemaViolation[] {
   const violations: SchemaViolation[] = []
   const stack: Frame[] = [
     { node: root, value, path: undefined, sink: { violations, count: 0, first: undefined } },
   ]
+  let steps = 0
   while (stack.length > 0) {
     const frame = stack.pop()!
     if ('resume' in frame) frame.resume(stack)
-    else if (frame.sink.violations !== undefined || frame.sink.count === 0)
+    else if (frame.sink.violations !== undefined || frame.sink.count === 0) {
+      if (++steps > maxSteps) {
+        violations.push({ path: '$', message: CHECK_BUDGET_MESSAGE })
+        break
+      }
       apply(frame.node, frame.value, frame.path, frame.sink, stack)
+    }
+    if (violations.length >= MAX_VIOLATIONS) {
+      violations.length = MAX_VIOLATIONS
+      violations.push({ path: '$', message: MORE_VIOLATIONS_MESSAGE })
+      break
+    }
   }
   return violations
 }
@@ -318,6 +354,24 @@ function object(
     if (!('value' in descriptor)) reportAt(sink, path, [key], 'expected JSON value, got an accessor property')
     else push(stack, node.propertyNodes[i]!, descriptor.value, { parent: path, key }, sink)
   })
+  // Consecutive unexpected properties share one frame (in key order, like separate frames would
+  // be): 300,000 of them must not cost 300,000 closures when only MAX_VIOLATIONS are listed.
+  let unexpected: PathNode[] = []
+  const flush = () => {
+    if (unexpected.length === 0) return
+    const run = unexpected
+    unexpected = []
+    stack.push([
+      {
+        resume: () => {
+          for (const at of run) {
+            report(sink, at, `unexpected property ${JSON.stringify(at.key)}`)
+            if (sink.violations === undefined || sink.violations.length >= MAX_VIOLATIONS) return
+          }
+        },
+      },
+    ])
+  }
   for (const key of keys) {
     const descriptor = Object.getOwnPropertyDescriptor(value, key)!
     const member = descriptor.value
@@ -327,22 +381,29 @@ function object(
       if (!declared) reportAt(sink, path, [key], 'expected JSON value, got an accessor property')
       continue
     }
-    if (node.propertyNames !== undefined) push(stack, node.propertyNames, key, at, sink)
+    if (node.propertyNames !== undefined) {
+      flush()
+      push(stack, node.propertyNames, key, at, sink)
+    }
     let covered = declared
     for (const entry of node.patternProperties) {
       if (entry.regex.test(key)) {
         covered = true
+        flush()
         push(stack, entry.node, member, at, sink)
       }
     }
     if (covered) continue
     if (node.additionalProperties !== undefined) {
-      if (node.additionalProperties.never)
-        stack.push([{ resume: () => report(sink, at, `unexpected property ${JSON.stringify(key)}`) }])
-      else push(stack, node.additionalProperties, member, at, sink)
+      if (node.additionalProperties.never) unexpected.push(at)
+      else {
+        flush()
+        push(stack, node.additionalProperties, member, at, sink)
+      }
     } else if (!delegated) {
       const problem = findJsonProblem(member)
       if (problem !== undefined) reportAt(sink, path, [key, ...problem.segments], problem.message)
     }
   }
+  flush()
 }

@@ -66,7 +66,8 @@ export class SchemaNode {
   propertyNodes: SchemaNode[] = []
   properties: Map<string, SchemaNode> | undefined = undefined
   required: string[] = []
-  patternProperties: { readonly regex: LinearPattern; readonly source: string; readonly node: SchemaNode }[] = []
+  patternProperties: { readonly regex: LinearPattern; readonly source: string; readonly node: SchemaNode }[] =
+    []
   additionalProperties: SchemaNode | undefined = undefined
   propertyNames: SchemaNode | undefined = undefined
   minProperties: number | undefined = undefined

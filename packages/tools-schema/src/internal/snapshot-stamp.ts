@@ -15,6 +15,8 @@
 export interface SnapshotSize {
   readonly nodes: number
   readonly stringLength: number
+  /** Containers nested at the deepest point (0 for a scalar). */
+  readonly depth: number
 }
 
 class ReturnTarget {
@@ -27,28 +29,30 @@ class ReturnTarget {
 class SnapshotStamp extends ReturnTarget {
   readonly #nodes: number
   readonly #stringLength: number
+  readonly #depth: number
 
-  private constructor(target: object, nodes: number, stringLength: number) {
+  private constructor(target: object, size: SnapshotSize) {
     super(target)
-    this.#nodes = nodes
-    this.#stringLength = stringLength
+    this.#nodes = size.nodes
+    this.#stringLength = size.stringLength
+    this.#depth = size.depth
   }
 
   /** Mark `copy` (not yet frozen) as a snapshot of the given size. */
-  static stamp(copy: object, nodes: number, stringLength: number): void {
-    new SnapshotStamp(copy, nodes, stringLength)
+  static stamp(copy: object, size: SnapshotSize): void {
+    new SnapshotStamp(copy, size)
   }
 
   /** The recorded size of a value this module stamped, else `undefined`. */
   static sizeOf(value: object): SnapshotSize | undefined {
     if (!(#nodes in value)) return undefined
     const stamped = value as SnapshotStamp
-    return { nodes: stamped.#nodes, stringLength: stamped.#stringLength }
+    return { nodes: stamped.#nodes, stringLength: stamped.#stringLength, depth: stamped.#depth }
   }
 }
 
 /** Mark a snapshot root before it is frozen. */
-export const stampSnapshot: (copy: object, nodes: number, stringLength: number) => void = SnapshotStamp.stamp
+export const stampSnapshot: (copy: object, size: SnapshotSize) => void = SnapshotStamp.stamp
 
 /** The size recorded on a snapshot root, or `undefined` for anything this module did not return. */
 export const stampedSize: (value: object) => SnapshotSize | undefined = SnapshotStamp.sizeOf
