@@ -1,15 +1,22 @@
 import { compileJsonSchemaValidator } from './src/index'
 
-const big: Record<string, number> = {}
-for (let i = 0; i < 300_000; i++) big[`a${'a'.repeat(i % 20)}k${i}`] = i
-const parsed = JSON.parse(JSON.stringify(big))
-const closed = compileJsonSchemaValidator({
-  type: 'object',
-  properties: { a: { type: 'string' } },
-  additionalProperties: false,
+function arrayTree(bytes: number, fanOut: number, depth: number): unknown {
+  let next = 0
+  const build = (level: number): unknown =>
+    level === depth ? next++ : Array.from({ length: fanOut }, () => build(level + 1))
+  const unit = JSON.stringify(build(0)).length
+  next = 0
+  return Array.from({ length: Math.max(1, Math.floor(bytes / unit)) }, () => build(0))
+}
+const v = compileJsonSchemaValidator({
+  $defs: {
+    n: { type: 'array', uniqueItems: true, items: { anyOf: [{ type: 'integer' }, { $ref: '#/$defs/n' }] } },
+  },
+  $ref: '#/$defs/n',
 })
-for (let i = 0; i < 3; i++) {
+const value = JSON.parse(JSON.stringify(arrayTree(1_000_000, 4, 6)))
+for (let i = 0; i < 5; i++) {
   const t = performance.now()
-  closed(parsed)
-  console.log(performance.now() - t)
+  const r = v(value)
+  console.log(performance.now() - t, r.length)
 }

@@ -1,5 +1,5 @@
 /**
- * Canonical ids of JSON values for one validation: two values get the same id exactly when
+ * Canonical tokens of JSON values for one validation: two values get the same token exactly when
  * they are equal as JSON (`1` and `1.0` are one number, `-0` is `0`, object key order is
  * irrelevant). Each container's id is computed once, from its members' ids, and remembered:
  * `uniqueItems` at every level of a recursive schema, or an `enum` of objects reached at every
@@ -7,114 +7,90 @@
  * enclosing level (which was depth × size).
  */
 export class JsonInterner {
-  private readonly ids = new Map<object, number>()
-  private readonly strings = new Map<string, number>()
-  private readonly numbers = new Map<number, number>()
-  /** Containers by their members' ids; other values (non-JSON) by kind and text. */
+  /** Container → its canonical token (`#` and an id). */
+  private readonly tokens = new Map<object, string>()
+  /** Canonical container keys → ids. */
   private readonly keys = new Map<string, number>()
-  private readonly memberIds = new Map<readonly unknown[], Set<number>>()
+  private readonly memberTokens = new Map<readonly unknown[], Set<string>>()
   /** Containers whose members are being read (an ancestor met again is a cycle). */
   private readonly open = new Set<object>()
-  // 0, 1 and 2 are null, true and false.
-  private next = 3
+  private next = 0
 
-  private intern(key: string): number {
-    let id = this.keys.get(key)
-    if (id === undefined) {
-      id = this.next++
-      this.keys.set(key, id)
+  /**
+   * The canonical token of `value`: equal tokens exactly when the values are equal as JSON.
+   * Scalars spell themselves out (a string with its length, so no member can run into the
+   * next); a container is `#` and the id of its members' tokens (iterative: any depth).
+   */
+  token(value: unknown): string {
+    switch (typeof value) {
+      case 'string':
+        return `s${value.length}:${value}`
+      case 'number':
+        return `n${value === 0 ? 0 : value}`
+      case 'boolean':
+        return value ? 't' : 'f'
+      case 'object':
+        if (value === null) return 'z'
+        return this.tokens.get(value) ?? this.container(value)
+      default:
+        // Non-JSON values (refused by other checks): equal only to themselves by kind and text.
+        return `?${typeof value}:${String(value)}`
     }
-    return id
   }
 
-  private scalar(value: unknown): number {
-    if (typeof value === 'string') {
-      let id = this.strings.get(value)
-      if (id === undefined) {
-        id = this.next++
-        this.strings.set(value, id)
-      }
-      return id
-    }
-    if (typeof value === 'number') {
-      const number = value === 0 ? 0 : value
-      let id = this.numbers.get(number)
-      if (id === undefined) {
-        id = this.next++
-        this.numbers.set(number, id)
-      }
-      return id
-    }
-    if (value === null) return 0
-    if (value === true) return 1
-    if (value === false) return 2
-    // Non-JSON values (refused by other checks): equal only to themselves by kind and text.
-    return this.intern(`?${typeof value}:${String(value)}`)
-  }
-
-  /** The canonical id of `value` (iterative: any depth). */
-  id(value: unknown): number {
-    if (typeof value !== 'object' || value === null) return this.scalar(value)
-    const known = this.ids.get(value)
-    if (known !== undefined) return known
+  private container(value: object): string {
     const stack: object[] = [value]
     while (stack.length > 0) {
       const top = stack[stack.length - 1]!
-      if (this.ids.has(top)) {
+      if (this.tokens.has(top)) {
         stack.pop()
         continue
       }
-      const members = Array.isArray(top) ? top : Object.values(top)
       if (!this.open.has(top)) {
         this.open.add(top)
+        const members = Array.isArray(top) ? top : Object.values(top)
         for (const member of members) {
-          if (typeof member !== 'object' || member === null || this.ids.has(member)) continue
-          // A cycle is not JSON (other checks refuse it): give it an id equal to nothing else.
-          if (this.open.has(member)) this.ids.set(member, this.next++)
+          if (typeof member !== 'object' || member === null || this.tokens.has(member)) continue
+          // A cycle is not JSON (other checks refuse it): give it a token equal to nothing else.
+          if (this.open.has(member)) this.tokens.set(member, `#${this.next++}`)
           else stack.push(member)
         }
         continue
       }
       stack.pop()
       this.open.delete(top)
-      this.ids.set(top, this.intern(this.containerKey(top)))
+      const key = this.containerKey(top)
+      let id = this.keys.get(key)
+      if (id === undefined) {
+        id = this.next++
+        this.keys.set(key, id)
+      }
+      this.tokens.set(top, `#${id}`)
     }
-    return this.ids.get(value)!
+    return this.tokens.get(value)!
   }
 
-  /**
-   * A container's key from its members' ids (all known by now). Object members are ordered by
-   * their name's id: names are interned like strings, so equal names sort alike in one run.
-   */
+  /** A container's key from its members' tokens (all known by now); object members by name. */
   private containerKey(container: object): string {
     if (Array.isArray(container)) {
       let key = '['
-      for (const member of container) key += `${this.id(member)},`
+      for (const member of container) key += `${this.token(member)},`
       return key
     }
     const record = container as Record<string, unknown>
-    const names = Object.keys(record)
-    const pairs = new Array<number>(names.length * 2)
-    const order = new Array<number>(names.length)
-    for (let i = 0; i < names.length; i++) {
-      pairs[2 * i] = this.scalar(names[i])
-      pairs[2 * i + 1] = this.id(record[names[i]!])
-      order[i] = i
-    }
-    order.sort((a, b) => pairs[2 * a]! - pairs[2 * b]!)
     let key = '{'
-    for (const i of order) key += `${pairs[2 * i]}:${pairs[2 * i + 1]},`
+    for (const name of Object.keys(record).sort()) key += `${name.length}:${name}${this.token(record[name])},`
     return key
   }
 
-  /** The ids of a schema's `enum` / `const` containers, interned once per validation. */
-  idsOf(containers: readonly unknown[]): Set<number> {
-    let ids = this.memberIds.get(containers)
-    if (ids === undefined) {
-      ids = new Set(containers.map((member) => this.id(member)))
-      this.memberIds.set(containers, ids)
+  /** The tokens of a schema's `enum` / `const` containers, read once per validation. */
+  tokensOf(containers: readonly unknown[]): Set<string> {
+    let tokens = this.memberTokens.get(containers)
+    if (tokens === undefined) {
+      tokens = new Set(containers.map((member) => this.token(member)))
+      this.memberTokens.set(containers, tokens)
     }
-    return ids
+    return tokens
   }
 }
 
