@@ -81,6 +81,7 @@ export {
 export { type LinkedSignal, linkSignals } from './link-signals'
 export { MAX_PROGRESS_MESSAGE_LENGTH } from './pipeline/progress-update'
 export { failureOf } from './pipeline/results'
+export { DEFAULT_VALUE_LIMITS, type ValueLimits } from './pipeline/value-limits'
 export type {
   FileDiff,
   NumberedLine,

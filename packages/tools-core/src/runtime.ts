@@ -10,6 +10,7 @@ import { hookTableOf } from './internal/listeners'
 import { readScopeKey } from './internal/scope-key'
 import { executeCall } from './pipeline/execute-call'
 import type { PipelineRuntime } from './pipeline/tool-call'
+import { readValueLimits, type ValueLimits } from './pipeline/value-limits'
 import { assertMode, RESERVED_TOOL_NAME, ToolRegistry } from './registry'
 import { type ResultBudgetConfig, validateResultBudget } from './result-budget/config'
 import { ResultBudget } from './result-budget/result-budget'
@@ -56,6 +57,12 @@ export interface ToolRuntimeConfig {
    * `INVALID_OUTPUT`.
    */
   formats?: 'annotate' | 'assert'
+  /**
+   * Bounds of model arguments (`INVALID_ARGS` past one) and tool results (`INVALID_OUTPUT`),
+   * checked in the one pass that snapshots them, before validation. Each key defaults to
+   * {@link DEFAULT_VALUE_LIMITS}: 500,000 values, 128 levels, 16 Mi string code units.
+   */
+  valueLimits?: Partial<ValueLimits>
 }
 
 const STATE = Symbol('dsh-tools.runtime')
@@ -91,6 +98,8 @@ function validateConfig(value: unknown): ConfigValidationResult<ToolRuntimeConfi
   }
   const formats = formatsProblem((value as ToolRuntimeConfig).formats)
   if (formats !== undefined) return { issues: [{ message: formats, path: ['formats'] }] }
+  const limits = readValueLimits((value as ToolRuntimeConfig).valueLimits)
+  if (Array.isArray(limits)) return { issues: limits }
   const budget = (value as ToolRuntimeConfig).resultBudget
   if (budget !== undefined) {
     const checked = validateResultBudget(budget)
@@ -156,6 +165,11 @@ export default class ToolRuntime extends Service {
     // cordis validates `Config` first; this covers a runtime constructed without it
     const formats = formatsProblem(config?.formats)
     if (formats !== undefined) throw new ToolRegistrationError(`invalid config: ${formats}`)
+    const valueLimits = readValueLimits(config?.valueLimits)
+    if (Array.isArray(valueLimits))
+      throw new ToolRegistrationError(
+        `invalid config: ${valueLimits.map((issue) => issue.message).join('; ')}`,
+      )
     const hooks = hookTableOf(ctx)
     const changed = () => {
       try {
@@ -179,6 +193,7 @@ export default class ToolRuntime extends Service {
       registry,
       deferred,
       budget,
+      valueLimits,
       hooks,
       approval: () => {
         const approval = ctx.get('approval') as ApprovalService | undefined
@@ -266,7 +281,7 @@ export default class ToolRuntime extends Service {
   /** `parallel` only when the visible definition's `isConcurrencySafe(args)` returns exactly `true`. */
   executionMode(input: ToolExecutionInput): ToolExecutionMode {
     const agent = input?.agent ?? readScopeKey(this.ctx)
-    return executionModeOf(this[STATE].registry, input, agent)
+    return executionModeOf(this[STATE].registry, input, agent, this[STATE].valueLimits)
   }
 
   /** Run a model turn's calls as a rolling pool; results in model order. */

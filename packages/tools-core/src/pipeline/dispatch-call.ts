@@ -28,7 +28,7 @@ function adopt(call: ToolCall, returned: unknown): ToolExecutionResult | Promise
     error?: { message?: unknown; info?: unknown }
   }
   if (candidate?.isError === false && 'value' in candidate)
-    return normalizeOutput(call.tool!, call.execution, candidate.value)
+    return normalizeOutput(call.tool!, call.execution, candidate.value, call.runtime.valueLimits)
   if (candidate?.isError === true && typeof candidate.error?.message === 'string') {
     // A wrapper-authored failure keeps the identity it claims (it may carry a code of its own).
     const info = candidate.error.info

@@ -1,8 +1,9 @@
-import { type JsonValue, snapshotJson } from '@dsh/tools-schema'
+import { JsonBudgetError, type JsonValue, snapshotJson } from '@dsh/tools-schema'
 import { InvalidOutputError, ToolAbortedError } from '../errors'
 import type { CompiledTool } from '../internal/compiled-tool'
 import type { ArgumentsParse, ToolExecution, ToolExecutionResult, ToolSuccess } from '../types'
 import { failureOf, freezeContent, messageOf } from './results'
+import type { ValueLimits } from './value-limits'
 
 function invalid(message: string): ToolExecutionResult {
   return failureOf(new InvalidOutputError(message))
@@ -21,6 +22,7 @@ function afterParse(
   tool: CompiledTool,
   execution: ToolExecution,
   parse: ArgumentsParse,
+  limits: ValueLimits,
 ): ToolExecutionResult {
   const name = tool.name
   if (typeof parse !== 'object' || parse === null) {
@@ -32,7 +34,7 @@ function afterParse(
   }
   let published: JsonValue
   try {
-    published = snapshotJson(parse.value)
+    published = snapshotJson(parse.value, limits)
   } catch (error) {
     return invalid(
       `the output schema of \`${name}\` produced a value that is not lossless JSON: ${messageOf(error)}`,
@@ -53,6 +55,7 @@ function awaitParse(
   tool: CompiledTool,
   execution: ToolExecution,
   pending: PromiseLike<ArgumentsParse>,
+  limits: ValueLimits,
 ): Promise<ToolExecutionResult> {
   const signal = execution.signal
   return new Promise<ToolExecutionResult>((resolve) => {
@@ -66,7 +69,7 @@ function awaitParse(
     signal.addEventListener('abort', abandon, { once: true })
     Promise.resolve(pending)
       .then(
-        (parse) => afterParse(tool, execution, parse),
+        (parse) => afterParse(tool, execution, parse, limits),
         (error: unknown) => threw(tool.name, error),
       )
       .then(resolve, (error: unknown) => resolve(threw(tool.name, error)))
@@ -75,7 +78,8 @@ function awaitParse(
 }
 
 /**
- * Normalize a canonical value under a tool's output declaration: snapshot it as lossless JSON,
+ * Normalize a canonical value under a tool's output declaration: snapshot it as lossless JSON
+ * within the runtime's `valueLimits` (measured in that one pass, before any validation),
  * run the definition's `parseOutput` when it has one (a Standard Schema's own `validate`, whose
  * output value replaces the body's), validate it against `output.schema`, keep it deep-frozen,
  * render it to content and (for top-level calls) derive `presentationMeta`. Any problem is an
@@ -86,12 +90,15 @@ export function normalizeOutput(
   tool: CompiledTool,
   execution: ToolExecution,
   value: unknown,
+  limits: ValueLimits,
 ): ToolExecutionResult | Promise<ToolExecutionResult> {
   const name = tool.name
   let canonical: JsonValue
   try {
-    canonical = snapshotJson(value)
+    canonical = snapshotJson(value, limits)
   } catch (error) {
+    if (error instanceof JsonBudgetError)
+      return invalid(`tool \`${name}\` returned a value past the runtime's valueLimits: ${messageOf(error)}`)
     return invalid(`tool \`${name}\` returned a value that is not lossless JSON: ${messageOf(error)}`)
   }
   const parse = tool.definition.parseOutput
@@ -100,9 +107,9 @@ export function normalizeOutput(
   try {
     outcome = parse.call(tool.definition, canonical)
     if (typeof (outcome as PromiseLike<ArgumentsParse> | null)?.then === 'function') {
-      return awaitParse(tool, execution, outcome as PromiseLike<ArgumentsParse>)
+      return awaitParse(tool, execution, outcome as PromiseLike<ArgumentsParse>, limits)
     }
-    return afterParse(tool, execution, outcome as ArgumentsParse)
+    return afterParse(tool, execution, outcome as ArgumentsParse, limits)
   } catch (error) {
     return threw(name, error)
   }

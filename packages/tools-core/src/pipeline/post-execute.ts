@@ -71,7 +71,7 @@ async function applyDecision(call: ToolCall, decision: unknown): Promise<void> {
   } else if (hasValue) {
     if (call.result!.isError)
       policyFailure(call, 'tools/post-execute cannot replace the value of a failed result')
-    else call.result = await normalizeOutput(call.tool!, call.execution, d!.value)
+    else call.result = await normalizeOutput(call.tool!, call.execution, d!.value, call.runtime.valueLimits)
   }
 }
 

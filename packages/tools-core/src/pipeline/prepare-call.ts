@@ -1,4 +1,5 @@
 import {
+  JsonBudgetError,
   type JsonValue,
   LosslessJsonError,
   PROVIDER_DIALECTS,
@@ -37,10 +38,16 @@ export function assertInput(input: ToolExecutionInput): void {
 }
 
 /**
- * The `INVALID_ARGS` error for arguments that are not lossless JSON: the offending member is the
- * violation's path, so the message reads like any other argument violation.
+ * The `INVALID_ARGS` error for arguments that are not lossless JSON, or past the runtime's
+ * `valueLimits`: the offending member is the violation's path, so the message reads like any
+ * other argument violation.
  */
 function lossyArguments(error: unknown): ToolArgsError {
+  if (error instanceof JsonBudgetError && error.message.startsWith(`${error.path}: `)) {
+    const detail = error.message.slice(error.path.length + 2)
+    const message = `arguments past the runtime's valueLimits.${error.limit}: ${detail}`
+    return new ToolArgsError([{ path: error.path, message }], { cause: error })
+  }
   if (error instanceof LosslessJsonError && error.message.startsWith(`${error.path}: `)) {
     const detail = error.message.slice(error.path.length + 2)
     return new ToolArgsError([{ path: error.path, message: detail }], { cause: error })
@@ -104,7 +111,9 @@ export function prepareCall(runtime: PipelineRuntime, input: ToolExecutionInput)
   let args: JsonValue = null
   let lossy: unknown
   try {
-    args = snapshotJson(input.arguments)
+    // Model arguments are measured (size, nodes, depth) in this one pass, before validation.
+    // Nested calls come from a Code Mode program, whose own budgets measured them on entry.
+    args = snapshotJson(input.arguments, input.parent === undefined ? runtime.valueLimits : undefined)
   } catch (error) {
     lossy = error
   }

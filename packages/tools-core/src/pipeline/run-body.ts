@@ -56,7 +56,7 @@ function endBody(
 ): ToolExecutionResult | Promise<ToolExecutionResult> {
   closeBody(context)
   if ('value' in settled) {
-    const normalized = normalizeOutput(call.tool!, call.execution, settled.value)
+    const normalized = normalizeOutput(call.tool!, call.execution, settled.value, call.runtime.valueLimits)
     if (normalized instanceof Promise) return normalized.then((result) => bodyResult(call, result))
     return bodyResult(call, normalized)
   }

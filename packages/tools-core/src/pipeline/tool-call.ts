@@ -9,6 +9,7 @@ import type {
   ToolExecution,
   ToolExecutionResult,
 } from '../types'
+import type { ValueLimits } from './value-limits'
 
 /** What the pipeline stages need from the service, captured once at construction. */
 export interface PipelineRuntime {
@@ -19,6 +20,8 @@ export interface PipelineRuntime {
   approval(): ApprovalService | undefined
   /** The result budget, when the runtime was configured with `resultBudget`. */
   readonly budget?: ResultBudget | undefined
+  /** Bounds of model arguments and tool results, checked while they are snapshotted. */
+  readonly valueLimits: ValueLimits
   /** Report an error that cannot change a result any more (a throwing `tools/result` listener). */
   report(message: string, error: unknown): void
 }

@@ -1,6 +1,7 @@
 import { type JsonValue, snapshotJson } from '@dsh/tools-schema'
 import type { CompiledTool } from '../internal/compiled-tool'
 import { resolveTool } from '../pipeline/prepare-call'
+import type { ValueLimits } from '../pipeline/value-limits'
 import type { ToolRegistry } from '../registry'
 import type { ScopeKey, ToolExecutionInput, ToolExecutionMode } from '../types'
 
@@ -38,17 +39,19 @@ export function classifyValid(tool: CompiledTool, args: JsonValue): ToolExecutio
 
 /**
  * The scheduling class of a call as the agent sees it. Unknown, hidden, gated, undeclared,
- * invalid-argument or throwing classifications are all `exclusive`.
+ * invalid-argument (past the runtime's `valueLimits` included) or throwing classifications are all
+ * `exclusive`.
  */
 export function executionModeOf(
   registry: ToolRegistry,
   input: ToolExecutionInput,
   agent: ScopeKey | undefined,
+  limits: ValueLimits,
 ): ToolExecutionMode {
   try {
     const tool = resolveTool(registry, input.name, agent, input.parent !== undefined)
     if (typeof tool === 'string') return 'exclusive'
-    return classify(tool, snapshotJson(input.arguments))
+    return classify(tool, snapshotJson(input.arguments, input.parent === undefined ? limits : undefined))
   } catch {
     return 'exclusive'
   }
