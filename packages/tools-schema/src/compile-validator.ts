@@ -1,3 +1,4 @@
+import { checkerBudget } from './internal/checker-budget'
 import { compileSchema } from './internal/compile-schema'
 import { compilePredicate } from './internal/jit-checker'
 import { findJsonProblem } from './internal/json-check'
@@ -49,7 +50,7 @@ function validatorFor(root: SchemaNode, recursive: boolean): SchemaValidator {
         return [{ path, message: problem.message }]
       }
     }
-    return runChecker(root, value)
+    return runChecker(root, value, checkerBudget(value))
   }
 }
 
