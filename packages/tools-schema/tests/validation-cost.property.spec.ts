@@ -77,12 +77,20 @@ const recursive: Record<string, JsonSchema> = {
   },
   'oneOf of two branches that both match': {
     $defs: {
-      s: { oneOf: [{ type: 'array', items: ref }, { type: 'array', items: ref, minItems: 0 }, { type: 'integer' }] },
+      s: {
+        oneOf: [
+          { type: 'array', items: ref },
+          { type: 'array', items: ref, minItems: 0 },
+          { type: 'integer' },
+        ],
+      },
     },
     ...ref,
   },
   'enum of containers at every level': {
-    $defs: { s: { anyOf: [{ enum: [[1, 2], [[]], { a: 1 }] }, { type: 'array', items: ref }, { type: 'integer' }] } },
+    $defs: {
+      s: { anyOf: [{ enum: [[1, 2], [[]], { a: 1 }] }, { type: 'array', items: ref }, { type: 'integer' }] },
+    },
     ...ref,
   },
   'if / then / else / not over the same recursion': {
@@ -119,7 +127,11 @@ const objectSchemas: JsonSchema[] = [
   },
   { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false },
   { type: 'object', additionalProperties: { type: 'integer', maximum: 10 } },
-  { type: 'object', patternProperties: { '^(a|aa)+$': { type: 'string' } }, additionalProperties: { $ref: '#' } },
+  {
+    type: 'object',
+    patternProperties: { '^(a|aa)+$': { type: 'string' } },
+    additionalProperties: { $ref: '#' },
+  },
 ]
 
 afterEach(() => setFastChecksEnabled(true))
@@ -161,8 +173,34 @@ describe('a 40-level spine against the doubling schemas stays near a linear scan
   })
 })
 
+describe('canonical forms are computed once per value, not once per enclosing level', () => {
+  // Comparing items by re-reading each subtree at every level of a 3,000-deep spine costs
+  // depth × size (millions of reads); canonical tokens read each container once.
+  it.each([
+    ['uniqueItems at every level', recursive['uniqueItems at every level']!],
+    ['enum of containers at every level', recursive['enum of containers at every level']!],
+  ])('%s', (_name, schema) => {
+    // Built already wrapped: `counted` recurses, and this spine is deeper than the stack allows.
+    let value: unknown = new Proxy([1], counting)
+    for (let level = 0; level < 3000; level++) value = new Proxy([level, value], counting)
+    const nodes = 2 + 2 * 3000
+    const validate = compileJsonSchemaValidator(schema)
+    reads = 0
+    expect(validate(value)).toEqual([])
+    expect(reads).toBeLessThanOrEqual(PER_VALUE * nodes + CONSTANT)
+  })
+})
+
 describe('nested-quantifier patterns cost one pass over the string', () => {
-  const patterns = ['^(a+)+$', '^(a|aa)+$', '^(a|a?)+$', '^(\\w+\\s?)*$', '^([a-z]+)*[0-9]$', '(x+x+)+y', '^(a*)*b$']
+  const patterns = [
+    '^(a+)+$',
+    '^(a|aa)+$',
+    '^(a|a?)+$',
+    '^(\\w+\\s?)*$',
+    '^([a-z]+)*[0-9]$',
+    '(x+x+)+y',
+    '^(a*)*b$',
+  ]
   it('generated near-matches of up to 50,000 characters answer within a generous bound', () => {
     fc.assert(
       fc.property(

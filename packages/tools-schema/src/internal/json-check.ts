@@ -1,4 +1,5 @@
 import { describeType } from './describe'
+import { currentInterner } from './json-intern'
 
 /**
  * Deep "is this JSON?" check for the parts of a value no schema keyword constrains (any-JSON
@@ -80,16 +81,19 @@ function membersOf(value: object, frame: Frame, out: Frame[]): string | undefine
 /**
  * The first place where `value` is not a JSON value, or `undefined`. Never invokes accessors;
  * iterative (any depth); cycles are problems; a shared, already verified subtree is not walked
- * again, so a reference DAG costs its number of distinct nodes.
+ * again, so a reference DAG costs its number of distinct nodes — and within one validation a
+ * subtree verified by an earlier call is not walked again either (json-intern).
  */
-export function findJsonProblem(value: unknown): JsonProblem | undefined {
+export function findJsonProblem(
+  value: unknown,
+  verified: Set<object> = currentInterner().verifiedJson,
+): JsonProblem | undefined {
   if (typeof value !== 'object' || value === null) {
     const message = scalarProblem(value)
     return message === undefined ? undefined : { segments: [], message }
   }
   const stack: (Frame | { readonly exit: object })[] = [{ value, parent: undefined, key: undefined }]
   const active = new Set<object>()
-  const verified = new Set<object>()
   const members: Frame[] = []
   while (stack.length > 0) {
     const frame = stack.pop()!

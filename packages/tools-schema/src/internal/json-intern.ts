@@ -15,6 +15,11 @@ export class JsonInterner {
   /** Containers whose members are being read (an ancestor met again is a cycle). */
   private readonly open = new Set<object>()
   private next = 0
+  /**
+   * Containers whose whole subtree was found to be JSON during this validation (json-check): an
+   * any-JSON node reached at every level of a recursion walks each subtree once, not once per level.
+   */
+  readonly verifiedJson = new Set<object>()
 
   /**
    * The canonical token of `value`: equal tokens exactly when the values are equal as JSON.
@@ -95,11 +100,17 @@ export class JsonInterner {
 }
 
 let current: JsonInterner | undefined
+let validating = 0
 
-/** The interner of the validation running now (created on first use). */
+/**
+ * The interner of the validation running now (created on first use); outside a validation, a
+ * fresh one that nothing keeps (no fact outlives the validation that learned it).
+ */
 export function currentInterner(): JsonInterner {
-  current ??= new JsonInterner()
-  return current
+  if (current !== undefined) return current
+  const fresh = new JsonInterner()
+  if (validating > 0) current = fresh
+  return fresh
 }
 
 /**
@@ -109,9 +120,11 @@ export function currentInterner(): JsonInterner {
 export function withFreshInterner<T>(run: () => T): T {
   const outer = current
   current = undefined
+  validating++
   try {
     return run()
   } finally {
+    validating--
     current = outer
   }
 }
