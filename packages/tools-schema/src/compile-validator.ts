@@ -2,7 +2,7 @@ import { checkerBudget } from './internal/checker-budget'
 import { compileSchema } from './internal/compile-schema'
 import { compilePredicate } from './internal/jit-checker'
 import { findJsonProblem } from './internal/json-check'
-import { withFreshInterner } from './internal/json-intern'
+import { beginValidation, endValidation } from './internal/json-intern'
 import { formatSegment } from './internal/path'
 import { runChecker } from './internal/run-checker'
 import type { SchemaNode } from './internal/schema-node'
@@ -32,7 +32,14 @@ export interface JsonSchemaValidatorOptions {
 function validatorFor(root: SchemaNode, recursive: boolean): SchemaValidator {
   const fast = compilePredicate(root)
   // Canonical ids (uniqueItems, enum of containers) are shared by one validation and dropped after it.
-  return (value) => withFreshInterner(() => validate(value))
+  return (value) => {
+    const outer = beginValidation()
+    try {
+      return validate(value)
+    } finally {
+      endValidation(outer)
+    }
+  }
   function validate(value: unknown): SchemaViolation[] {
     if (fast !== null) {
       try {

@@ -114,17 +114,19 @@ export function currentInterner(): JsonInterner {
 }
 
 /**
- * Runs one validation with its own interner, released afterwards: ids are facts about values
- * as they are during one synchronous validation, so none outlives it (a value may change later).
+ * Starts one validation with its own interner (created on first use); pass the returned value
+ * to {@link endValidation} in a `finally`. Tokens are facts about values as they are during one
+ * synchronous validation, so none outlives it (a value may change later).
  */
-export function withFreshInterner<T>(run: () => T): T {
+export function beginValidation(): JsonInterner | undefined {
   const outer = current
   current = undefined
   validating++
-  try {
-    return run()
-  } finally {
-    validating--
-    current = outer
-  }
+  return outer
+}
+
+/** Ends the validation {@link beginValidation} started, restoring the enclosing one's interner. */
+export function endValidation(outer: JsonInterner | undefined): void {
+  validating--
+  current = outer
 }
