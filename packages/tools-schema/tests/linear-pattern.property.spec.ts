@@ -7,7 +7,9 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { compileJsonSchemaValidator, UnsupportedJsonSchemaError } from '../src/index'
 import { ecmaPatternToRe2, PatternRefusal } from '../src/internal/ecma-pattern-to-re2'
+import { LazyDfa } from '../src/internal/lazy-dfa'
 import { compileLinearPattern } from '../src/internal/linear-pattern'
+import { buildNfa } from '../src/internal/pattern-nfa'
 
 const RUNS = Number(process.env.DSH_DIFF_RUNS ?? 300)
 
@@ -220,6 +222,33 @@ describe('linear-time patterns answer as the u-flag RegExp', () => {
       for (const input of inputs)
         expect([source, input, linear.test(input)]).toEqual([source, input, native.test(input)])
     }
+  })
+})
+
+describe('the lazy DFA', () => {
+  it('drops and rebuilds its cache on a pattern with 2^18 states, answering as RegExp', () => {
+    const source = '^(a|b)*a(a|b){17}$'
+    const dfa = new LazyDfa(buildNfa(ecmaPatternToRe2(source))!)
+    const native = new RegExp(source, 'u')
+    // xorshift32: every bit has a long period (an LCG's low bits repeat too soon to visit the states).
+    let seed = 2463534242
+    const random = () => {
+      seed ^= seed << 13
+      seed ^= seed >>> 17
+      seed ^= seed << 5
+      return seed >>> 0
+    }
+    for (const tail of ['a'.repeat(18), 'b'.repeat(18), `a${'b'.repeat(17)}`]) {
+      const text = Array.from({ length: 100_000 }, () => ((random() >> 16) & 1 ? 'a' : 'b')).join('') + tail
+      expect([tail, dfa.test(text)]).toEqual([tail, native.test(text)])
+    }
+    expect((dfa as unknown as { epoch: number }).epoch).toBeGreaterThan(0)
+  })
+
+  it('leaves \\b and \\p{…} to re2js', () => {
+    expect(buildNfa(ecmaPatternToRe2('\\bcat\\b'))).toBeUndefined()
+    expect(buildNfa(ecmaPatternToRe2('^\\p{Lu}+$'))).toBeUndefined()
+    expect(buildNfa(ecmaPatternToRe2('^(a+)+$'))).toBeDefined()
   })
 })
 

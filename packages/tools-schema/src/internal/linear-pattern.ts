@@ -1,6 +1,8 @@
 import { RE2JS } from 're2js'
 import { ecmaPatternToRe2, PatternRefusal } from './ecma-pattern-to-re2'
+import { LazyDfa } from './lazy-dfa'
 import { splitLeadingLookaheads } from './leading-lookaheads'
+import { buildNfa } from './pattern-nfa'
 import { readSimplePattern, type SimplePattern } from './simple-pattern'
 
 /**
@@ -44,7 +46,12 @@ function engineTest(source: string): (text: string) => boolean {
     // e.g. a repetition count over RE2's 1000, or a script name RE2 does not know.
     throw new PatternRefusal(`the linear-time engine cannot run it (${(error as Error).message})`)
   }
-  return (text) => engine.test(text)
+  const nfa = buildNfa(translated)
+  if (nfa === undefined) return (text) => engine.test(text)
+  // Our lazy DFA when the translated pattern is in its grammar (no \b, no \p{…}): same answers
+  // as re2js (which compiled it just above, so RE2's size limits already apply), fewer steps.
+  const dfa = new LazyDfa(nfa)
+  return (text) => dfa.test(text)
 }
 
 // Schemas are compiled at the gate and again for validators: share the compiled engine.
