@@ -82,7 +82,9 @@ describe('valueLimits on model arguments', () => {
   })
 
   it('executionMode classifies arguments past the limits as exclusive without validating them', async () => {
-    const ctx = await runtimeWith({ valueLimits: { maxNodes: 10 } }, rawTool({ type: 'object' }))
+    const readOnly = { ...rawTool({ type: 'object' }), annotations: { readOnly: true } }
+    const ctx = await runtimeWith({ valueLimits: { maxNodes: 10 } }, readOnly)
+    expect(ctx.tools.executionMode(call('raw', { a: [1, 2] }))).toBe('parallel')
     expect(ctx.tools.executionMode(call('raw', { a: Array.from({ length: 20 }, () => 1) }))).toBe('exclusive')
   })
 
