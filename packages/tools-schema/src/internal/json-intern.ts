@@ -6,14 +6,15 @@
  * level, costs one pass over the value in total instead of re-reading every subtree at every
  * enclosing level (which was depth × size).
  */
+/** The token of a container whose members are being read (met again from below: a cycle). */
+const OPEN = ''
+
 export class JsonInterner {
   /** Container → its canonical token (`#` and an id). */
   private readonly tokens = new Map<object, string>()
   /** Canonical container keys → ids. */
   private readonly keys = new Map<string, number>()
   private readonly memberTokens = new Map<readonly unknown[], Set<string>>()
-  /** Containers whose members are being read (an ancestor met again is a cycle). */
-  private readonly open = new Set<object>()
   private next = 0
   /**
    * Containers whose whole subtree was found to be JSON during this validation (json-check): an
@@ -34,9 +35,11 @@ export class JsonInterner {
         return `n${value === 0 ? 0 : value}`
       case 'boolean':
         return value ? 't' : 'f'
-      case 'object':
+      case 'object': {
         if (value === null) return 'z'
-        return this.tokens.get(value) ?? this.container(value)
+        const known = this.tokens.get(value)
+        return known === undefined || known === OPEN ? this.container(value) : known
+      }
       default:
         // Non-JSON values (refused by other checks): equal only to themselves by kind and text.
         return `?${typeof value}:${String(value)}`
@@ -44,35 +47,48 @@ export class JsonInterner {
   }
 
   private container(value: object): string {
+    const tokens = this.tokens
     const stack: object[] = [value]
     while (stack.length > 0) {
       const top = stack[stack.length - 1]!
-      if (this.tokens.has(top)) {
+      const known = tokens.get(top)
+      if (known !== undefined && known !== OPEN) {
         stack.pop()
         continue
       }
-      if (!this.open.has(top)) {
-        this.open.add(top)
-        const members = Array.isArray(top) ? top : Object.values(top)
-        for (const member of members) {
-          if (typeof member !== 'object' || member === null || this.tokens.has(member)) continue
-          // A cycle is not JSON (other checks refuse it): give it a token equal to nothing else.
-          if (this.open.has(member)) this.tokens.set(member, `#${this.next++}`)
-          else stack.push(member)
+      if (known === undefined) {
+        // First visit: queue the members still without a token; a container without any is
+        // keyed at once (the leaves of a tree never wait on the stack).
+        tokens.set(top, OPEN)
+        let waiting = false
+        for (const member of Array.isArray(top) ? top : Object.values(top)) {
+          if (typeof member !== 'object' || member === null) continue
+          const state = tokens.get(member)
+          if (state === undefined) {
+            stack.push(member)
+            waiting = true
+          } else if (state === OPEN) {
+            // An ancestor: a cycle is not JSON (other checks refuse it), equal to nothing else.
+            tokens.set(member, `#${this.next++}`)
+          }
         }
-        continue
+        if (waiting) continue
+        // It contains itself: the cycle gave it its token.
+        if (tokens.get(top) !== OPEN) {
+          stack.pop()
+          continue
+        }
       }
       stack.pop()
-      this.open.delete(top)
       const key = this.containerKey(top)
       let id = this.keys.get(key)
       if (id === undefined) {
         id = this.next++
         this.keys.set(key, id)
       }
-      this.tokens.set(top, `#${id}`)
+      tokens.set(top, `#${id}`)
     }
-    return this.tokens.get(value)!
+    return tokens.get(value)!
   }
 
   /** A container's key from its members' tokens (all known by now); object members by name. */
