@@ -1,5 +1,5 @@
 import { functionNodes } from './jit-function-nodes'
-import { needsMemo } from './jit-memo'
+import { memoFlags } from './jit-memo'
 import { JIT_RUNTIME } from './jit-runtime'
 import {
   demandsScalar,
@@ -56,7 +56,8 @@ class Generator {
 
   constructor(
     private readonly functionNodes: ReadonlySet<SchemaNode>,
-    private readonly memo: boolean,
+    /** Nodes whose function remembers its answers (see jit-memo); none when the schema needs no memo. */
+    private readonly memoized: (node: SchemaNode) => boolean,
   ) {}
 
   /** A constant bound once outside the checks (`K3`), so the hot code reads a closure slot. */
@@ -97,7 +98,7 @@ class Generator {
       const node = this.pending.pop()!
       const name = this.functions.get(node)!
       const body = this.gen(node, 'v', 'f', 0)
-      if (!this.memo) {
+      if (!this.memoized(node)) {
         this.bodies.push(
           `function ${name}(v, d) { if (d > ${MAX_CALL_DEPTH}) throw B;\nf: {\n${body}return true;\n}\nreturn false;\n}`,
         )
@@ -337,7 +338,8 @@ export function compilePredicate(root: SchemaNode): Predicate | null {
   if (!enabled) return null
   const nodes = functionNodes(root)
   if (nodes === undefined) return null
-  const generator = new Generator(nodes, needsMemo(root))
+  const flags = memoFlags(root)
+  const generator = new Generator(nodes, (node) => flags.memo && (node !== root || flags.rootReferenced))
   const entry = generator.functionFor(root)
   generator.generateAll()
   // Constants become closure slots of the factory (`const K3 = K[3]`), read without an index.
