@@ -134,6 +134,7 @@ export function prepareCall(runtime: PipelineRuntime, input: ToolExecutionInput)
     result: undefined,
     decisionContexts: undefined,
     blocked: false,
+    replacedAfterBody: false,
     bodyStarted: false,
     dispatched: false,
     onBodySettled: undefined,

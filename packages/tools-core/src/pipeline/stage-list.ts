@@ -65,6 +65,7 @@ function policyStage(call: ToolCall): StageOutcome | Promise<StageOutcome> {
 function dispatchFailed(call: ToolCall, error: unknown): Promise<StageOutcome> {
   call.dispatched = true
   call.result = failureFromThrow(error, ToolFailedError, 'dispatch failed: ')
+  if (call.bodyStarted) call.replacedAfterBody = true
   return settleBodies(call).then(() => CONTINUE)
 }
 
@@ -93,13 +94,21 @@ function dispatchStage(call: ToolCall): StageOutcome | Promise<StageOutcome> {
   )
 }
 
-/** Step 9: the post-execute waterfall, only when someone listens. */
+/**
+ * Step 9: the post-execute waterfall, only when someone listens. Any change it makes to the
+ * result (value or content replaced, block, listener failure) marks it `replacedAfterBody`.
+ */
 function postStage(call: ToolCall): StageOutcome | Promise<StageOutcome> {
   if (!listened(call.runtime, 'tools/post-execute')) return CONTINUE
+  const before = call.result
   return runPostExecute(call).then(
-    () => CONTINUE,
+    () => {
+      if (call.result !== before) call.replacedAfterBody = true
+      return CONTINUE
+    },
     (error: unknown) => {
       call.result = failureFromThrow(error, PostPolicyError, 'post-execute failed: ')
+      call.replacedAfterBody = true
       return SETTLED
     },
   )

@@ -40,6 +40,12 @@ export interface ToolCall {
   decisionContexts: readonly AdditionalContext[] | undefined
   /** True when post-execute blocked (tool-deferred contexts are dropped). */
   blocked: boolean
+  /**
+   * True once something other than the body step authored the result after the body started: a
+   * wrapper's own result, the abort rule, or any post-execute change. `finalizeContent` is then
+   * skipped, so no content derived from the body's side data outlives the replacement.
+   */
+  replacedAfterBody: boolean
   /** True once a body has been invoked. */
   bodyStarted: boolean
   /** True once the dispatch phase is over: a late `next()` from a wrapper no longer runs the body. */
