@@ -164,13 +164,14 @@ export default class ToolRuntime extends Service {
         state.report('tools/changed listener failed', error)
       }
     }
-    const registry = new ToolRegistry(mode, changed)
-    const budget = resolveBudget(config)
-    const report = (message: string, error: unknown) => {
+    const report = (message: string, error?: unknown) => {
       try {
-        ctx.logger('dsh-tools').warn(message, error)
+        if (error === undefined) ctx.logger('dsh-tools').warn(message)
+        else ctx.logger('dsh-tools').warn(message, error)
       } catch {}
     }
+    const registry = new ToolRegistry(mode, changed, (message) => report(message))
+    const budget = resolveBudget(config)
     const deferred = new DeferredTools(changed, report)
     registry.builtins = builtinTools(registry, deferred, budget)
     registry.deferral = deferred
