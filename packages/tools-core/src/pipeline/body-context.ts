@@ -1,4 +1,5 @@
 import { snapshotJson } from '@dsh/tools-schema'
+import { endSignalOf } from '../lifetime/call-lifetimes'
 import { type LinkedSignal, linkSignals } from '../link-signals'
 import type { AdditionalContext, ToolExecutionToken, ToolProgressUpdate, ToolRunContext } from '../types'
 import { notify } from './notify'
@@ -21,7 +22,8 @@ function toContext(value: unknown): AdditionalContext {
  * a per-object accessor gives each context its own, which costs the garbage collector more
  * than the signal it saves). The link is made on the first read of `ctx.signal`, so a body
  * that never looks at it pays nothing for it; every body that does gets its own signal, linked
- * to the caller's and `current` (the one the last wrapper passed on), so listeners it adds
+ * to the caller's, `current` (the one the last wrapper passed on) and the call's end signal (a
+ * disposal of its runtime, scope or context), so listeners it adds
  * (and forgets) die with it instead of piling up on a signal many calls share. A first read
  * after the body settled gets a link that is already detached (aborted only if a source was).
  */
@@ -62,7 +64,7 @@ class RunContext {
 
   get signal(): AbortSignal {
     if (this.#linked === undefined) {
-      this.#linked = linkSignals(this.#call.callerSignal, this.#current)
+      this.#linked = linkSignals(this.#call.callerSignal, this.#current, endSignalOf(this.#call))
       if (!this.#live) this.#linked.dispose()
     }
     return this.#linked.signal

@@ -141,8 +141,15 @@ export function prepareCall(runtime: PipelineRuntime, input: ToolExecutionInput)
     produced: undefined,
     pending: undefined,
     parsed: undefined,
+    owner: undefined,
+    ended: runtime.lifetimes?.disposed,
+    endController: undefined,
+    published: undefined,
+    settle: undefined,
   }
-  if (lossy !== undefined) {
+  if (call.ended !== undefined) {
+    call.result = failureOf(call.ended)
+  } else if (lossy !== undefined) {
     call.result = failureOf(lossyArguments(lossy))
   } else if (tool === undefined) {
     call.result = failureOf(new UnknownToolError(resolved as string))

@@ -46,9 +46,19 @@ function finalizeContent(call: ToolCall, result: ToolExecutionResult): ToolExecu
  * the observe-only `tools/result` listeners. A throwing listener is reported, never propagated.
  */
 export function publishResult(call: ToolCall): ToolExecutionResult {
-  const finalized = finalizeContent(call, attachContexts(call, call.result!))
-  const budget = call.runtime.budget
-  const result = budget === undefined ? finalized : budget.apply(call.execution, finalized)
+  // Published already: the grace bound of a disposal gave the caller `ABORTED` before the
+  // pipeline unwound; what it produced since is discarded.
+  if (call.published !== undefined) return call.published
+  let result: ToolExecutionResult
+  if (call.ended !== undefined) {
+    // A disposal ended the call: `ABORTED`, whatever the stages in flight produced.
+    result = failureOf(call.ended)
+  } else {
+    const finalized = finalizeContent(call, attachContexts(call, call.result!))
+    const budget = call.runtime.budget
+    result = budget === undefined ? finalized : budget.apply(call.execution, finalized)
+  }
+  call.published = result
   notify(call, 'tools/result', result)
   return result
 }

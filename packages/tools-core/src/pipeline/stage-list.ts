@@ -10,7 +10,7 @@ import type { ToolExecutionResult } from '../types'
 import { concludeDispatch, dispatchCall, settleBodies } from './dispatch-call'
 import { parseArguments } from './parse-arguments'
 import { runPostExecute } from './post-execute'
-import { abortedBeforeDispatch, failureFromThrow } from './results'
+import { abortedBeforeDispatch, failureFromThrow, failureOf } from './results'
 import { runGuards, runPolicy } from './run-policy'
 import type { PipelineRuntime, ToolCall } from './tool-call'
 
@@ -126,11 +126,17 @@ export const STAGE_LIST: readonly StageFn[] = Object.freeze([
 export const StageIndex = Object.freeze({ PREPARE: 0, POLICY: 1, DISPATCH: 2, POST: 3, PUBLISH: 4 })
 
 /**
- * Drive a call through `STAGE_LIST[from..until)`, stopping at the first stage that settles.
+ * Drive a call through `STAGE_LIST[from..until)`, stopping at the first stage that settles (or
+ * before the next stage once a disposal ended the call).
  * Returns `settled` when one did, else `continue`. Synchronous while every stage is.
  */
 export function runStages(call: ToolCall, from: number, until: number): StageOutcome | Promise<StageOutcome> {
   for (let index = from; index < until; index++) {
+    // A disposal ended the call: no later stage (nor its listeners) runs.
+    if (call.ended !== undefined) {
+      call.result = failureOf(call.ended)
+      return SETTLED
+    }
     const outcome = STAGE_LIST[index]!(call)
     if (outcome === SETTLED) return SETTLED
     if (outcome instanceof Promise) {

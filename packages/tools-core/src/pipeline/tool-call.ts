@@ -1,5 +1,7 @@
+import type { ToolAbortedError } from '../errors'
 import type { CompiledTool } from '../internal/compiled-tool'
 import type { HookTable } from '../internal/listeners'
+import type { CallLifetimes } from '../lifetime/call-lifetimes'
 import type { ToolRegistry } from '../registry'
 import type { ResultBudget } from '../result-budget/result-budget'
 import type {
@@ -19,6 +21,8 @@ export interface PipelineRuntime {
   approval(): ApprovalService | undefined
   /** The result budget, when the runtime was configured with `resultBudget`. */
   readonly budget?: ResultBudget | undefined
+  /** What ends in-flight calls (disposal); absent in bare test runtimes. */
+  readonly lifetimes?: CallLifetimes | undefined
   /** Report an error that cannot change a result any more (a throwing `tools/result` listener). */
   report(message: string, error: unknown): void
 }
@@ -62,4 +66,17 @@ export interface ToolCall {
   pending: Set<Promise<unknown>> | undefined
   /** What `parseArguments` produced (the body's arguments), when the definition has it. */
   parsed: { readonly value: unknown } | undefined
+  /** The fiber of the ctx that made the call (its disposal ends the call), when known. */
+  owner: object | undefined
+  /**
+   * Set when a disposal ended the call: no later stage or listener runs, and the result is
+   * `ABORTED` with this error whatever the stages in flight produce.
+   */
+  ended: ToolAbortedError | undefined
+  /** Aborts the body's signal when the call is ended; made on the body's first `signal` read. */
+  endController: AbortController | undefined
+  /** The result handed to the caller, once published (by the pipeline, or at the grace bound). */
+  published: ToolExecutionResult | undefined
+  /** Resolves the caller's promise of an asynchronous call (see `CallLifetimes.follow`). */
+  settle: ((result: ToolExecutionResult) => void) | undefined
 }
