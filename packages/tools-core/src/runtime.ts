@@ -1,6 +1,6 @@
 import { type Context, Service } from '@deepseek-ai/cordis'
 import { assembleTools } from './assembly'
-import { type ConfigValidationResult, standardConfigSchema } from './config-schema'
+import { standardConfigSchema } from './config-schema'
 import { RuntimeDisposedError, ToolAbortedError, ToolRegistrationError } from './errors'
 import './events' // the cordis `Events` augmentation (tools/* and system-prompt/assemble)
 import { DeferredTools } from './deferred/deferred-tools'
@@ -13,8 +13,13 @@ import { executeCall } from './pipeline/execute-call'
 import { failureOf } from './pipeline/results'
 import type { PipelineRuntime } from './pipeline/tool-call'
 import { assertMode, RESERVED_TOOL_NAME, ToolRegistry } from './registry'
-import { type ResultBudgetConfig, validateResultBudget } from './result-budget/config'
-import { ResultBudget } from './result-budget/result-budget'
+import {
+  formatsProblem,
+  graceProblem,
+  resolveBudget,
+  type ToolRuntimeConfig,
+  validateConfig,
+} from './runtime-config'
 import { executeBatch } from './schedule/execute-batch'
 import { executionModeOf } from './schedule/execution-mode'
 import type {
@@ -41,32 +46,6 @@ declare module '@deepseek-ai/cordis' {
   }
 }
 
-/** Config of the `ToolRuntime` service. */
-export interface ToolRuntimeConfig {
-  /** How tools are presented to agents that did not `presentAs()`: default `native`. */
-  mode?: ToolPresentationMode
-  /**
-   * Cap model-facing content of top-level results (after `finalizeContent`), keeping the full
-   * text behind a handle that the built-in `read_result` tool pages through. Off by default.
-   */
-  resultBudget?: ResultBudgetConfig
-  /**
-   * `'annotate'` (default): JSON Schema `format` is an annotation. `'assert'`: every tool's
-   * `parameters` and `output.schema` registered with this runtime check date-time, date, time,
-   * duration, email, hostname, ipv4, ipv6, uri, uri-reference, uuid and regex (other format
-   * names stay annotations), so a violating argument is `INVALID_ARGS` and a violating value
-   * `INVALID_OUTPUT`.
-   */
-  formats?: 'annotate' | 'assert'
-  /**
-   * How long (ms) a call ended by a disposal — of the runtime, the context that made the call,
-   * the plugin that registered its tool, or its agent scope — may take to unwind before its
-   * caller gets `ABORTED` anyway (default 1000; the body's signal aborts at once, a body that
-   * honours it ends sooner). A positive finite number.
-   */
-  disposeGraceMs?: number
-}
-
 const STATE = Symbol('dsh-tools.runtime')
 
 interface RuntimeState extends PipelineRuntime {
@@ -76,58 +55,6 @@ interface RuntimeState extends PipelineRuntime {
   readonly compile: CompileOptions
   /** The calls in flight, and what ends them (disposal). */
   readonly lifetimes: CallLifetimes
-}
-
-/** The config's `formats` problem, if any (`undefined` is the default, `annotate`). */
-function formatsProblem(formats: unknown): string | undefined {
-  if (formats === undefined || formats === 'annotate' || formats === 'assert') return undefined
-  let shown: string
-  try {
-    shown = typeof formats === 'string' ? JSON.stringify(formats) : typeof formats
-  } catch {
-    shown = typeof formats
-  }
-  return `formats must be 'annotate' or 'assert' (got ${shown})`
-}
-
-/** The config's `disposeGraceMs` problem, if any (`undefined` is the default). */
-function graceProblem(grace: unknown): string | undefined {
-  if (grace === undefined || (typeof grace === 'number' && Number.isFinite(grace) && grace > 0))
-    return undefined
-  return `disposeGraceMs must be a positive finite number of milliseconds (got ${typeof grace === 'number' ? grace : typeof grace})`
-}
-
-function validateConfig(value: unknown): ConfigValidationResult<ToolRuntimeConfig> {
-  if (value === undefined || value === null) return { value: { mode: 'native' as const } }
-  if (typeof value !== 'object' || Array.isArray(value))
-    return { issues: [{ message: 'config must be an object' }] }
-  const mode = (value as ToolRuntimeConfig).mode ?? 'native'
-  if (mode !== 'native' && mode !== 'code' && mode !== 'both') {
-    return {
-      issues: [{ message: `mode must be native, code or both (got ${String(mode)})`, path: ['mode'] }],
-    }
-  }
-  const formats = formatsProblem((value as ToolRuntimeConfig).formats)
-  if (formats !== undefined) return { issues: [{ message: formats, path: ['formats'] }] }
-  const grace = graceProblem((value as ToolRuntimeConfig).disposeGraceMs)
-  if (grace !== undefined) return { issues: [{ message: grace, path: ['disposeGraceMs'] }] }
-  const budget = (value as ToolRuntimeConfig).resultBudget
-  if (budget !== undefined) {
-    const checked = validateResultBudget(budget)
-    if (Array.isArray(checked)) return { issues: checked }
-  }
-  return { value: { ...(value as object), mode } }
-}
-
-function resolveBudget(config: ToolRuntimeConfig | undefined): ResultBudget | undefined {
-  if (config?.resultBudget === undefined) return undefined
-  const checked = validateResultBudget(config.resultBudget)
-  if (Array.isArray(checked)) {
-    throw new ToolRegistrationError(
-      `invalid resultBudget: ${checked.map((issue) => issue.message).join('; ')}`,
-    )
-  }
-  return new ResultBudget(checked)
 }
 
 function scopeKeyOf(self: ToolRuntime, what: string): ScopeKey {
@@ -179,6 +106,8 @@ function callerFiber(self: ToolRuntime): object | ToolAbortedError {
  * ctx.tools.register(myTool)
  * const result = await ctx.tools.execute({ callId: 'c1', name: 'my_tool', arguments: {}, signal })
  */
+export type { ToolRuntimeConfig }
+
 export default class ToolRuntime extends Service {
   /** Standard-schema validator of {@link ToolRuntimeConfig}. */
   static Config = standardConfigSchema<ToolRuntimeConfig | undefined, ToolRuntimeConfig>(validateConfig)

@@ -307,6 +307,18 @@ describe('disposal ends every call in flight ABORTED', () => {
   })
 })
 
+describe('disposeGraceMs config', () => {
+  it('takes a positive finite number of milliseconds; anything else fails naming the key', async () => {
+    const validate = ToolRuntime.Config['~standard'].validate
+    for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, '100', null]) {
+      const checked = validate({ disposeGraceMs: bad }) as { issues?: { path?: unknown; message: string }[] }
+      expect(checked.issues?.[0]?.path, String(bad)).toEqual(['disposeGraceMs'])
+      expect(checked.issues?.[0]?.message).toMatch(/disposeGraceMs must be a positive finite number/)
+    }
+    expect((validate({ disposeGraceMs: 250 }) as { issues?: unknown }).issues).toBeUndefined()
+  })
+})
+
 describe('using the runtime after dispose fails clearly', () => {
   it('a held ctx.tools of a disposed runtime: execute is ABORTED, registration and reads throw RUNTIME_DISPOSED', async () => {
     const { ctx, tools } = await app('context')

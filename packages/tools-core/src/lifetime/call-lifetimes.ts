@@ -14,7 +14,11 @@ export type Ending =
   | { readonly kind: 'fiber'; readonly fiber: object; readonly label: string }
   | { readonly kind: 'agent'; readonly agent: ScopeKey }
 
-/** A batch of calls followed as one unit: its calls end together and its promise settles within the bound. */
+/**
+ * A batch of calls followed as one unit (a model turn): a disposal that reaches the batch — its
+ * caller, one of its agents, or any of its calls (a tool's plugin) — ends all of its calls, and
+ * its promise settles within the bound.
+ */
 export interface TrackedBatch {
   readonly owner: object | undefined
   readonly agents: ReadonlySet<ScopeKey>
@@ -70,8 +74,10 @@ function endingError(
 export class CallLifetimes {
   readonly #calls = new Set<ToolCall>()
   readonly #batches = new Set<TrackedBatch>()
-  /** Each calling ctx's fiber, once its disposal is hooked (a map read per call, not a proxy walk). */
+  /** Each calling ctx's fiber (a map read per call instead of a walk through cordis' proxy). */
   readonly #callers = new WeakMap<object, CallerFiber>()
+  /** Fibers whose disposal is hooked: one hook per fiber, however many ctx objects share it. */
+  readonly #hooked = new WeakSet<CallerFiber>()
   /** The fiber that registered each tool (its disposal ends the tool's calls). */
   readonly owners = new WeakMap<CompiledTool, object>()
   /** Set once the runtime is disposed: every later call is `ABORTED` with it. */
@@ -89,17 +95,27 @@ export class CallLifetimes {
     let fiber = this.#callers.get(ctx)
     if (fiber === undefined) {
       fiber = ctx.fiber
-      if (fiber.uid !== null) {
-        const ending: Ending = { kind: 'fiber', fiber, label: label(ctx) }
-        try {
-          ctx.effect(() => () => this.end(ending), 'tools: end in-flight calls')
-        } catch {
-          return new ToolAbortedError(`tool call aborted: ${label(ctx)} was disposed`)
-        }
-        this.#callers.set(ctx, fiber)
-      }
+      this.#callers.set(ctx, fiber)
     }
     if (fiber.uid === null) return new ToolAbortedError(`tool call aborted: ${label(ctx)} was disposed`)
+    if (!this.#hooked.has(fiber)) {
+      // Hooked again after each unload: a fiber that cordis restarts lost its effects.
+      const hooked = fiber
+      const ending: Ending = { kind: 'fiber', fiber, label: label(ctx) }
+      try {
+        ctx.effect(
+          () => () => {
+            this.#hooked.delete(hooked)
+            this.end(ending)
+          },
+          'tools: end in-flight calls',
+        )
+      } catch {
+        // cordis refuses effects on an unloading fiber: the ctx is being disposed.
+        return new ToolAbortedError(`tool call aborted: ${label(ctx)} was disposed`)
+      }
+      this.#hooked.add(fiber)
+    }
     return fiber
   }
 
