@@ -69,10 +69,15 @@ function contextLabel(ctx: unknown): string {
   return key === undefined ? 'the context calling ctx.tools' : `agent scope \`${key}\``
 }
 
-/** Throw `RUNTIME_DISPOSED` when the runtime, or the context `method` is called through, is gone. */
-function assertLive(self: ToolRuntime, method: string): void {
+/** Throw `RUNTIME_DISPOSED` when the runtime is gone (reads: one field check, no proxy walk). */
+function assertRuntimeLive(self: ToolRuntime, method: string): void {
   if (self[STATE].lifetimes.disposed !== undefined)
     throw new RuntimeDisposedError(`ctx.tools.${method}(): the tool runtime was disposed`)
+}
+
+/** Throw `RUNTIME_DISPOSED` when the runtime, or the context `method` registers through, is gone. */
+function assertLive(self: ToolRuntime, method: string): void {
+  assertRuntimeLive(self, method)
   if (self.ctx.fiber.uid === null)
     throw new RuntimeDisposedError(`ctx.tools.${method}(): ${contextLabel(self.ctx)} was disposed`)
 }
@@ -226,7 +231,7 @@ export default class ToolRuntime extends Service {
 
   /** The definition `name` resolves to for `scope` (default: the calling scope). */
   get(name: string, scope?: ScopeKey): ToolDefinition | undefined {
-    assertLive(this, 'get')
+    assertRuntimeLive(this, 'get')
     const agent = scope ?? readScopeKey(this.ctx)
     const registry = this[STATE].registry
     if (name === RESERVED_TOOL_NAME) return registry.transportFor(agent)?.definition
@@ -235,7 +240,7 @@ export default class ToolRuntime extends Service {
 
   /** Every schema visible to `scope` (default: the calling scope), without behaviour. */
   schemas(scope?: ScopeKey): ToolSchema[] {
-    assertLive(this, 'schemas')
+    assertRuntimeLive(this, 'schemas')
     const agent = scope ?? readScopeKey(this.ctx)
     return this[STATE].registry.visible(agent).map((tool) => tool.schema)
   }
@@ -262,7 +267,7 @@ export default class ToolRuntime extends Service {
 
   /** `parallel` only when the visible definition's `isConcurrencySafe(args)` returns exactly `true`. */
   executionMode(input: ToolExecutionInput): ToolExecutionMode {
-    assertLive(this, 'executionMode')
+    assertRuntimeLive(this, 'executionMode')
     const agent = input?.agent ?? readScopeKey(this.ctx)
     return executionModeOf(this[STATE].registry, input, agent)
   }
@@ -289,7 +294,7 @@ export default class ToolRuntime extends Service {
 
   /** The prompt contribution for an agent (default: the calling scope), after `system-prompt/assemble`. */
   assemble(options: AssembleOptions = {}): ToolAssembly {
-    assertLive(this, 'assemble')
+    assertRuntimeLive(this, 'assemble')
     const agent = options.agent ?? readScopeKey(this.ctx)
     const state = this[STATE]
     return assembleTools(state.registry, state.hooks, agent, options)
@@ -311,7 +316,7 @@ export default class ToolRuntime extends Service {
 
   /** The effective presentation mode of an agent (default: the calling scope). */
   modeOf(agent?: ScopeKey): ToolPresentationMode {
-    assertLive(this, 'modeOf')
+    assertRuntimeLive(this, 'modeOf')
     return this[STATE].registry.modeOf(agent ?? readScopeKey(this.ctx))
   }
 }
