@@ -1,5 +1,6 @@
 import { ToolAbortedError } from '../errors'
 import type { CompiledTool } from '../internal/compiled-tool'
+import { endBodies } from '../pipeline/body-context'
 import { notify } from '../pipeline/notify'
 import { failureOf } from '../pipeline/results'
 import type { ToolCall } from '../pipeline/tool-call'
@@ -216,7 +217,7 @@ export class CallLifetimes {
 export function endCall(call: ToolCall, error: ToolAbortedError): void {
   if (call.ended !== undefined || call.published !== undefined) return
   call.ended = error
-  call.endController?.abort(error)
+  endBodies(call, error)
 }
 
 /**
@@ -230,13 +231,4 @@ export function forcePublish(call: ToolCall): void {
   notify(call, 'tools/result', result)
   call.settle?.(result)
   call.runtime.lifetimes?.delete(call)
-}
-
-/** The signal a body's signal also follows: aborted when a disposal ends the call. */
-export function endSignalOf(call: ToolCall): AbortSignal {
-  if (call.endController === undefined) {
-    call.endController = new AbortController()
-    if (call.ended !== undefined) call.endController.abort(call.ended)
-  }
-  return call.endController.signal
 }

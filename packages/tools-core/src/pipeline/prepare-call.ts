@@ -143,7 +143,7 @@ export function prepareCall(runtime: PipelineRuntime, input: ToolExecutionInput)
     parsed: undefined,
     owner: undefined,
     ended: runtime.lifetimes?.disposed,
-    endController: undefined,
+    signalled: undefined,
     published: undefined,
     settle: undefined,
   }

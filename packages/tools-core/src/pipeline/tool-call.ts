@@ -73,8 +73,8 @@ export interface ToolCall {
    * `ABORTED` with this error whatever the stages in flight produce.
    */
   ended: ToolAbortedError | undefined
-  /** Aborts the body's signal when the call is ended; made on the body's first `signal` read. */
-  endController: AbortController | undefined
+  /** Body contexts whose `signal` was read (see `endBodies`): a disposal aborts those signals. */
+  signalled: object[] | undefined
   /** The result handed to the caller, once published (by the pipeline, or at the grace bound). */
   published: ToolExecutionResult | undefined
   /** Resolves the caller's promise of an asynchronous call (see `CallLifetimes.follow`). */
