@@ -54,7 +54,8 @@ interface BatchJob extends ScheduledJob {
  * next call is prepared once this one is past policy); an `exclusive` call first waits until
  * every earlier call is published, and is itself published before anything later starts its
  * policy; post-execute and publication run in model order. Resolves with the results in input
- * order, after every started body has settled.
+ * order, after every started body has settled — or, when a disposal ends the batch (see
+ * `CallLifetimes`), with `ABORTED` for every unpublished call at the latest after the grace bound.
  */
 export function executeBatch(
   runtime: PipelineRuntime,
