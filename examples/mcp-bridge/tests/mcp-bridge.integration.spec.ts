@@ -8,7 +8,11 @@ describe('mcp-bridge example', () => {
     const text = lines.join('\n')
     expect(text).toMatch(/registered \d+ tools: .*fs__read_text_file/)
     // Policy on MCP tools, native: redaction, guard, approval rules; the server's own confinement.
-    expect(text).toContain('api_key=[REDACTED]')
+    // Redaction reaches what the model sees: the native read of notes.md shows the redacted key,
+    // and the secret (or any part of it) appears nowhere in the whole transcript.
+    expect(text).toMatch(/fs__read_text_file\(.*notes\.md"\}\) → .*api_key=\[REDACTED\]/)
+    expect(text).toMatch(/read\(notes\.md\) → .*api_key=\[REDACTED\]/)
+    for (const fragment of ['sk-live', '0123456789abcdef', 'abcdefXYZ']) expect(text).not.toContain(fragment)
     expect(text).toMatch(/fs__read_text_file\(.*\.env"\}\) → ERROR .*off limits/)
     expect(text).toMatch(/fs__write_file\(.*todo\.md.*\) → .*Successfully wrote/)
     expect(text).toMatch(/fs__write_file\(.*run\.sh.*\) → ERROR .*no rule allows it/)

@@ -71,14 +71,14 @@ export class SpanTracker {
       case 'decision':
         span.addEvent(
           E.DECISION,
-          withReason({ [A.DECISION]: event.decision, [A.DECISION_SOURCE]: event.source }, event.reason),
+          this.withReason({ [A.DECISION]: event.decision, [A.DECISION_SOURCE]: event.source }, event.reason),
         )
         return
       case 'approval-start':
-        span.addEvent(E.APPROVAL_START, withReason({}, event.reason))
+        span.addEvent(E.APPROVAL_START, this.withReason({}, event.reason))
         return
       case 'approval-end':
-        span.addEvent(E.APPROVAL_END, withReason({ [A.APPROVED]: event.approved }, event.reason))
+        span.addEvent(E.APPROVAL_END, this.withReason({ [A.APPROVED]: event.approved }, event.reason))
         return
       case 'body-start':
         span.addEvent(E.BODY_START)
@@ -114,8 +114,12 @@ export class SpanTracker {
     if (this.options.capturePayloads)
       span.setAttribute(A.TOOL_CALL_RESULT, captured(JSON.stringify(result.content)))
     if (result.isError) {
-      span.setAttribute(A.ERROR_TYPE, result.error.info?.code ?? '_OTHER')
-      span.setStatus({ code: SpanStatusCode.ERROR, message: result.error.message })
+      // A failure message may quote the arguments or the result ("cannot read /home/u/.ssh/id_rsa"):
+      // without payload capture the status says only the code.
+      const code = result.error.info?.code ?? '_OTHER'
+      span.setAttribute(A.ERROR_TYPE, code)
+      const message = this.options.capturePayloads ? result.error.message : code
+      span.setStatus({ code: SpanStatusCode.ERROR, message })
     }
     span.end()
   }
@@ -150,6 +154,15 @@ export class SpanTracker {
     this.open.set(execution.token, span)
   }
 
+  /**
+   * A policy reason, only with payload capture: guards and listeners word reasons from the
+   * arguments (`argument "/srv/.env" is off limits`).
+   */
+  private withReason(attributes: Attributes, reason: string | undefined): Attributes {
+    if (reason !== undefined && this.options.capturePayloads) attributes[A.REASON] = reason
+    return attributes
+  }
+
   /** The parent's span for a sub-call; otherwise whatever context is active (e.g. a turn span). */
   private parentContext(execution: ToolExecution): OtelContext {
     const active = context.active()
@@ -157,9 +170,4 @@ export class SpanTracker {
     const parent = this.open.get(execution.parent)
     return parent === undefined ? active : trace.setSpan(active, parent)
   }
-}
-
-function withReason(attributes: Attributes, reason: string | undefined): Attributes {
-  if (reason !== undefined) attributes[A.REASON] = reason
-  return attributes
 }

@@ -1,5 +1,5 @@
 import { Context } from '@deepseek-ai/cordis'
-import ToolRuntime, { defineTool, type ToolExecutionInput } from '@dsh/tools-core'
+import ToolRuntime, { defineTool, type ToolExecutionInput, type ToolRuntimeConfig } from '@dsh/tools-core'
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -16,10 +16,10 @@ export function memoryTracing() {
 }
 
 /** A root app with the runtime and the plugin on `tracer`. */
-export async function tracedApp(config: ToolOtelConfig = {}) {
+export async function tracedApp(config: ToolOtelConfig = {}, runtime: ToolRuntimeConfig = {}) {
   const tracing = memoryTracing()
   const ctx = new Context()
-  await ctx.plugin(ToolRuntime)
+  await ctx.plugin(ToolRuntime, runtime)
   await ctx.plugin(ToolOtel, { tracer: tracing.tracer, ...config })
   return { ctx, ...tracing, spans: () => tracing.exporter.getFinishedSpans() }
 }

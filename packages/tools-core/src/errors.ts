@@ -29,6 +29,11 @@ export const ToolErrorCode = {
   INVALID_REGISTRATION: 'INVALID_REGISTRATION',
   /** Thrown (never a result code): `assemble()` cannot produce a prompt contribution. */
   ASSEMBLY_FAILED: 'ASSEMBLY_FAILED',
+  /**
+   * Thrown (never a result code): the runtime, or the context or agent scope the method was
+   * called through, was disposed. (`execute`/`executeBatch` return `ABORTED` results instead.)
+   */
+  RUNTIME_DISPOSED: 'RUNTIME_DISPOSED',
 } as const
 
 /** One of the {@link ToolErrorCode} values. */
@@ -105,5 +110,16 @@ export class ToolRegistrationError extends ToolsError {
 export class ToolAssemblyError extends ToolsError {
   constructor(message: string, options?: ErrorOptions) {
     super(ToolErrorCode.ASSEMBLY_FAILED, message, options)
+  }
+}
+
+/**
+ * The runtime, or the context or agent scope a method was called through, was disposed (thrown,
+ * code `RUNTIME_DISPOSED`): registering, reading or assembling through it is a host bug, not a
+ * silent no-op.
+ */
+export class RuntimeDisposedError extends ToolsError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(ToolErrorCode.RUNTIME_DISPOSED, message, options)
   }
 }

@@ -70,6 +70,7 @@ export {
   DeniedError,
   InvalidOutputError,
   PostPolicyError,
+  RuntimeDisposedError,
   ToolAbortedError,
   ToolAssemblyError,
   ToolErrorCode,

@@ -147,3 +147,12 @@ class Link implements LinkedSignal {
 export function linkSignals(...sources: AbortSignal[]): LinkedSignal {
   return new Link(sources)
 }
+
+/**
+ * Abort a linked signal now with `reason`, detaching it from its sources (internal: a disposal
+ * ends a call's body signal without giving every call a controller of its own). Not exported
+ * from the package.
+ */
+export function abortLinked(linked: LinkedSignal, reason: unknown): void {
+  if (linked instanceof Link) Link.abort(linked, reason)
+}

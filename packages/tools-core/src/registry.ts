@@ -63,6 +63,7 @@ export class ToolRegistry {
   constructor(
     readonly defaultMode: ToolPresentationMode,
     private readonly changed: () => void,
+    private readonly warn: (message: string) => void = () => {},
   ) {}
 
   private layer(agent: ScopeKey): ScopeLayer {
@@ -95,12 +96,32 @@ export class ToolRegistry {
       throw new ToolRegistrationError(`tool \`${tool.name}\` is already registered ${where}`)
     }
     map.set(tool.name, tool)
+    this.announceShadow(tool.name, agent)
     this.changed()
     return () => {
       if (map.get(tool.name) !== tool) return
       map.delete(tool.name)
       if (agent !== undefined) this.prune(agent)
       this.changed()
+    }
+  }
+
+  /**
+   * Shadowing across layers is the defined precedence (an agent's own tool wins over a global of
+   * the same name, for that agent only) but never silent: it is reported naming both layers.
+   * Masks still apply to the name either way (see {@link lookup}).
+   */
+  private announceShadow(name: string, agent: ScopeKey | undefined): void {
+    if (agent !== undefined) {
+      if (this.globals.has(name))
+        this.warn(
+          `tool \`${name}\` registered in scope \`${agent}\` shadows the global \`${name}\` for that agent`,
+        )
+      return
+    }
+    for (const [key, layer] of this.layers) {
+      if (layer.tools.has(name))
+        this.warn(`global tool \`${name}\` is shadowed in scope \`${key}\` by that agent's own \`${name}\``)
     }
   }
 
@@ -141,14 +162,18 @@ export class ToolRegistry {
     return entry.present(agent, deferring) ? entry.tool : undefined
   }
 
+  /**
+   * The tool `name` resolves to for `agent`: its own (local) tool first, then the global. The
+   * agent's masks apply to the resolved name whichever layer — and so whichever plugin — it
+   * came from: a denied name stays denied when a scoped plugin (an MCP server with `prefix: ''`)
+   * registers it again.
+   */
   private lookup(name: string, agent: ScopeKey | undefined): CompiledTool | undefined {
     if (agent === undefined) return this.globals.get(name)
     const layer = this.layers.get(agent)
     if (layer === undefined) return this.globals.get(name)
-    const local = layer.tools.get(name)
-    if (local !== undefined) return local
-    const global = this.globals.get(name)
-    return global !== undefined && this.admits(layer, name) ? global : undefined
+    if (!this.admits(layer, name)) return undefined
+    return layer.tools.get(name) ?? this.globals.get(name)
   }
 
   /** The run_code transport, when a provider is installed and the agent's mode is not native. */
@@ -172,7 +197,7 @@ export class ToolRegistry {
     return out
   }
 
-  /** Admitted globals then local tools, before deferral. */
+  /** Admitted globals then admitted local tools, before deferral. */
   private admitted(agent: ScopeKey | undefined): CompiledTool[] {
     const layer = agent === undefined ? undefined : this.layers.get(agent)
     const out: CompiledTool[] = []
@@ -180,11 +205,11 @@ export class ToolRegistry {
       if (layer?.tools.has(name)) continue
       if (this.admits(layer, name)) out.push(tool)
     }
-    if (layer) out.push(...layer.tools.values())
+    if (layer) for (const [name, tool] of layer.tools) if (this.admits(layer, name)) out.push(tool)
     return out
   }
 
-  /** Add a visibility mask over globals for `agent`, snapshotted now. */
+  /** Add a visibility mask for `agent` over every name it resolves (globals and its own), snapshotted now. */
   restrict(agent: ScopeKey, filter: ToolRestriction): () => void {
     const hasAllow = typeof filter === 'object' && filter !== null && 'allow' in filter
     const hasDeny = typeof filter === 'object' && filter !== null && 'deny' in filter
@@ -202,12 +227,8 @@ export class ToolRegistry {
       if (name === RESERVED_TOOL_NAME) {
         throw new ToolRegistrationError(`\`${RESERVED_TOOL_NAME}\` cannot be restricted`)
       }
-      if (layer?.tools.has(name)) {
-        throw new ToolRegistrationError(
-          `\`${name}\` is local to scope \`${agent}\`; restrict() masks globals only`,
-        )
-      }
-      if (!this.globals.has(name)) throw new ToolRegistrationError(`restrict(): unknown tool \`${name}\``)
+      if (!this.globals.has(name) && layer?.tools.has(name) !== true)
+        throw new ToolRegistrationError(`restrict(): unknown tool \`${name}\``)
       names.add(name)
     }
     const mask: Mask = { allow: hasAllow, names }

@@ -1,19 +1,26 @@
 import { type Context, Service } from '@deepseek-ai/cordis'
 import { assembleTools } from './assembly'
-import { type ConfigValidationResult, standardConfigSchema } from './config-schema'
-import { ToolRegistrationError } from './errors'
+import { standardConfigSchema } from './config-schema'
+import { RuntimeDisposedError, ToolAbortedError, ToolRegistrationError } from './errors'
 import './events' // the cordis `Events` augmentation (tools/* and system-prompt/assemble)
 import { DeferredTools } from './deferred/deferred-tools'
 import { builtinTools } from './internal/builtin-tools'
 import { type CompileOptions, compileTool } from './internal/compiled-tool'
 import { hookTableOf } from './internal/listeners'
 import { readScopeKey } from './internal/scope-key'
+import { CallLifetimes, DEFAULT_DISPOSE_GRACE_MS } from './lifetime/call-lifetimes'
 import { executeCall } from './pipeline/execute-call'
+import { failureOf } from './pipeline/results'
 import type { PipelineRuntime } from './pipeline/tool-call'
 import { readValueLimits, type ValueLimits } from './pipeline/value-limits'
 import { assertMode, RESERVED_TOOL_NAME, ToolRegistry } from './registry'
-import { type ResultBudgetConfig, validateResultBudget } from './result-budget/config'
-import { ResultBudget } from './result-budget/result-budget'
+import {
+  formatsProblem,
+  graceProblem,
+  resolveBudget,
+  type ToolRuntimeConfig,
+  validateConfig,
+} from './runtime-config'
 import { executeBatch } from './schedule/execute-batch'
 import { executionModeOf } from './schedule/execution-mode'
 import type {
@@ -40,31 +47,6 @@ declare module '@deepseek-ai/cordis' {
   }
 }
 
-/** Config of the `ToolRuntime` service. */
-export interface ToolRuntimeConfig {
-  /** How tools are presented to agents that did not `presentAs()`: default `native`. */
-  mode?: ToolPresentationMode
-  /**
-   * Cap model-facing content of top-level results (after `finalizeContent`), keeping the full
-   * text behind a handle that the built-in `read_result` tool pages through. Off by default.
-   */
-  resultBudget?: ResultBudgetConfig
-  /**
-   * `'annotate'` (default): JSON Schema `format` is an annotation. `'assert'`: every tool's
-   * `parameters` and `output.schema` registered with this runtime check date-time, date, time,
-   * duration, email, hostname, ipv4, ipv6, uri, uri-reference, uuid and regex (other format
-   * names stay annotations), so a violating argument is `INVALID_ARGS` and a violating value
-   * `INVALID_OUTPUT`.
-   */
-  formats?: 'annotate' | 'assert'
-  /**
-   * Bounds of model arguments (`INVALID_ARGS` past one) and tool results (`INVALID_OUTPUT`),
-   * checked in the one pass that snapshots them, before validation. Each key defaults to
-   * {@link DEFAULT_VALUE_LIMITS}: 500,000 values, 128 levels, 16 Mi string code units.
-   */
-  valueLimits?: Partial<ValueLimits>
-}
-
 const STATE = Symbol('dsh-tools.runtime')
 
 interface RuntimeState extends PipelineRuntime {
@@ -72,51 +54,9 @@ interface RuntimeState extends PipelineRuntime {
   readonly deferred: DeferredTools
   /** How every registration's schemas are compiled (the `formats` config). */
   readonly compile: CompileOptions
+  /** The calls in flight, and what ends them (disposal). */
+  readonly lifetimes: CallLifetimes
 }
-
-/** The config's `formats` problem, if any (`undefined` is the default, `annotate`). */
-function formatsProblem(formats: unknown): string | undefined {
-  if (formats === undefined || formats === 'annotate' || formats === 'assert') return undefined
-  let shown: string
-  try {
-    shown = typeof formats === 'string' ? JSON.stringify(formats) : typeof formats
-  } catch {
-    shown = typeof formats
-  }
-  return `formats must be 'annotate' or 'assert' (got ${shown})`
-}
-
-function validateConfig(value: unknown): ConfigValidationResult<ToolRuntimeConfig> {
-  if (value === undefined || value === null) return { value: { mode: 'native' as const } }
-  if (typeof value !== 'object' || Array.isArray(value))
-    return { issues: [{ message: 'config must be an object' }] }
-  const mode = (value as ToolRuntimeConfig).mode ?? 'native'
-  if (mode !== 'native' && mode !== 'code' && mode !== 'both') {
-    return {
-      issues: [{ message: `mode must be native, code or both (got ${String(mode)})`, path: ['mode'] }],
-    }
-  }
-  const formats = formatsProblem((value as ToolRuntimeConfig).formats)
-  if (formats !== undefined) return { issues: [{ message: formats, path: ['formats'] }] }
-  const limits = readValueLimits((value as ToolRuntimeConfig).valueLimits)
-  if (Array.isArray(limits)) return { issues: limits }
-  const budget = (value as ToolRuntimeConfig).resultBudget
-  if (budget !== undefined) {
-    const checked = validateResultBudget(budget)
-    if (Array.isArray(checked)) return { issues: checked }
-  }
-  return { value: { ...(value as object), mode } }
-}
-
-function resolveBudget(config: ToolRuntimeConfig | undefined): ResultBudget | undefined {
-  if (config?.resultBudget === undefined) return undefined
-  const checked = validateResultBudget(config.resultBudget)
-  if (Array.isArray(checked)) {
-    throw new ToolRegistrationError(
-      `invalid resultBudget: ${checked.map((issue) => issue.message).join('; ')}`,
-    )
-  }
-  return new ResultBudget(checked)
 }
 
 function scopeKeyOf(self: ToolRuntime, what: string): ScopeKey {
@@ -125,11 +65,42 @@ function scopeKeyOf(self: ToolRuntime, what: string): ScopeKey {
   return key
 }
 
+/** What a context is, for messages: its agent scope, or a plain (plugin) context. */
+function contextLabel(ctx: unknown): string {
+  const key = readScopeKey(ctx)
+  return key === undefined ? 'the context calling ctx.tools' : `agent scope \`${key}\``
+}
+
+/** Throw `RUNTIME_DISPOSED` when the runtime is gone (reads: one field check, no proxy walk). */
+function assertRuntimeLive(self: ToolRuntime, method: string): void {
+  if (self[STATE].lifetimes.disposed !== undefined)
+    throw new RuntimeDisposedError(`ctx.tools.${method}(): the tool runtime was disposed`)
+}
+
+/** Throw `RUNTIME_DISPOSED` when the runtime, or the context `method` registers through, is gone. */
+function assertLive(self: ToolRuntime, method: string): void {
+  assertRuntimeLive(self, method)
+  if (self.ctx.fiber.uid === null)
+    throw new RuntimeDisposedError(`ctx.tools.${method}(): ${contextLabel(self.ctx)} was disposed`)
+}
+
 function own(self: ToolRuntime, effect: () => () => void, label: string): () => void {
-  const dispose = self.ctx.effect(effect, label)
+  let dispose: () => unknown
+  try {
+    dispose = self.ctx.effect(effect, label)
+  } catch (error) {
+    // cordis refuses effects on a fiber that is unloading or gone: say which one, and why.
+    if ((error as { code?: unknown } | null)?.code !== 'INACTIVE_EFFECT') throw error
+    throw new RuntimeDisposedError(`${label}: ${contextLabel(self.ctx)} was disposed`, { cause: error })
+  }
   return () => {
     void dispose()
   }
+}
+
+/** The calling ctx's fiber (its disposal ends its calls), or `ABORTED` when it or the runtime is gone. */
+function callerFiber(self: ToolRuntime): object | ToolAbortedError {
+  return self[STATE].lifetimes.callerOf(self.ctx, contextLabel)
 }
 
 /**
@@ -142,6 +113,8 @@ function own(self: ToolRuntime, effect: () => () => void, label: string): () => 
  * ctx.tools.register(myTool)
  * const result = await ctx.tools.execute({ callId: 'c1', name: 'my_tool', arguments: {}, signal })
  */
+export type { ToolRuntimeConfig }
+
 export default class ToolRuntime extends Service {
   /** Standard-schema validator of {@link ToolRuntimeConfig}. */
   static Config = standardConfigSchema<ToolRuntimeConfig | undefined, ToolRuntimeConfig>(validateConfig)
@@ -163,7 +136,7 @@ export default class ToolRuntime extends Service {
     const mode = config?.mode ?? 'native'
     assertMode(mode)
     // cordis validates `Config` first; this covers a runtime constructed without it
-    const formats = formatsProblem(config?.formats)
+    const formats = formatsProblem(config?.formats) ?? graceProblem(config?.disposeGraceMs)
     if (formats !== undefined) throw new ToolRegistrationError(`invalid config: ${formats}`)
     const valueLimits = readValueLimits(config?.valueLimits)
     if (Array.isArray(valueLimits))
@@ -178,13 +151,17 @@ export default class ToolRuntime extends Service {
         state.report('tools/changed listener failed', error)
       }
     }
-    const registry = new ToolRegistry(mode, changed)
-    const budget = resolveBudget(config)
-    const report = (message: string, error: unknown) => {
+    const report = (message: string, error?: unknown) => {
       try {
-        ctx.logger('dsh-tools').warn(message, error)
+        if (error === undefined) ctx.logger('dsh-tools').warn(message)
+        else ctx.logger('dsh-tools').warn(message, error)
       } catch {}
     }
+    const registry = new ToolRegistry(mode, changed, (message) => report(message))
+    const budget = resolveBudget(config)
+    const lifetimes = new CallLifetimes(config?.disposeGraceMs ?? DEFAULT_DISPOSE_GRACE_MS)
+    // The runtime's own disposal ends every call in flight and refuses later use.
+    ctx.effect(() => () => lifetimes.disposeRuntime(), 'tools: end in-flight calls')
     const deferred = new DeferredTools(changed, report)
     registry.builtins = builtinTools(registry, deferred, budget)
     registry.deferral = deferred
@@ -201,23 +178,30 @@ export default class ToolRuntime extends Service {
       },
       report,
       compile: Object.freeze(config?.formats === 'assert' ? { formats: 'assert' as const } : {}),
+      lifetimes,
     }
     this[STATE] = state
   }
 
   /** Register a tool in the calling scope's layer (global from a plain ctx). Disposed with the caller's fiber. */
   register(definition: ToolDefinition): () => void {
+    assertLive(this, 'register')
     const tool = compileTool(definition, this[STATE].compile)
     const agent = readScopeKey(this.ctx)
     const registry = this[STATE].registry
     if (tool.name === RESERVED_TOOL_NAME) {
       throw new ToolRegistrationError(`\`${RESERVED_TOOL_NAME}\` is reserved for the Code Mode transport`)
     }
-    return own(this, () => registry.add(tool, agent), `tools.register(${JSON.stringify(tool.name)})`)
+    const dispose = own(this, () => registry.add(tool, agent), `tools.register(${JSON.stringify(tool.name)})`)
+    // The registering fiber's disposal ends the tool's calls in flight (a plugin unloading).
+    const fiber = callerFiber(this)
+    if (!(fiber instanceof ToolAbortedError)) this[STATE].lifetimes.owners.set(tool, fiber)
+    return dispose
   }
 
   /** Add a monotonic synchronous guard (scoped when called from an agent scope). */
   guard(guard: ToolGuard): () => void {
+    assertLive(this, 'guard')
     const agent = readScopeKey(this.ctx)
     const registry = this[STATE].registry
     if (typeof guard !== 'function') throw new ToolRegistrationError('guard() takes a function')
@@ -226,6 +210,7 @@ export default class ToolRuntime extends Service {
 
   /** Mask the globals the calling agent sees. Throws from a plain ctx. */
   restrict(filter: ToolRestriction): () => void {
+    assertLive(this, 'restrict')
     const agent = scopeKeyOf(this, 'restrict')
     const registry = this[STATE].registry
     return own(this, () => registry.restrict(agent, filter), 'tools.restrict()')
@@ -237,6 +222,7 @@ export default class ToolRuntime extends Service {
    * scope ctx, global (every agent) from a plain ctx — like `register` and `guard`.
    */
   defer(filter: ToolDeferral): () => void {
+    assertLive(this, 'defer')
     const agent = readScopeKey(this.ctx)
     const deferred = this[STATE].deferred
     return own(this, () => deferred.add(filter, agent), 'tools.defer()')
@@ -244,6 +230,7 @@ export default class ToolRuntime extends Service {
 
   /** Choose the calling agent's presentation mode (one per scope). Throws from a plain ctx. */
   presentAs(mode: ToolPresentationMode): () => void {
+    assertLive(this, 'presentAs')
     const agent = scopeKeyOf(this, 'presentAs')
     assertMode(mode)
     const registry = this[STATE].registry
@@ -252,6 +239,7 @@ export default class ToolRuntime extends Service {
 
   /** The definition `name` resolves to for `scope` (default: the calling scope). */
   get(name: string, scope?: ScopeKey): ToolDefinition | undefined {
+    assertRuntimeLive(this, 'get')
     const agent = scope ?? readScopeKey(this.ctx)
     const registry = this[STATE].registry
     if (name === RESERVED_TOOL_NAME) return registry.transportFor(agent)?.definition
@@ -260,19 +248,26 @@ export default class ToolRuntime extends Service {
 
   /** Every schema visible to `scope` (default: the calling scope), without behaviour. */
   schemas(scope?: ScopeKey): ToolSchema[] {
+    assertRuntimeLive(this, 'schemas')
     const agent = scope ?? readScopeKey(this.ctx)
     return this[STATE].registry.visible(agent).map((tool) => tool.schema)
   }
 
-  /** Run one call through the full pipeline. Failures are results, never throws. */
+  /**
+   * Run one call through the full pipeline. Failures are results, never throws. A call of a
+   * disposed runtime, context or agent scope — in flight or made later — is `ABORTED`, with a
+   * message naming what was disposed (see `disposeGraceMs`).
+   */
   execute(input: ToolExecutionInput): Promise<ToolExecutionResult> {
     const state = this[STATE]
     if (input?.agent === undefined) {
       const agent = readScopeKey(this.ctx)
       if (agent !== undefined) input = { ...input, agent }
     }
+    const owner = callerFiber(this)
+    if (owner instanceof ToolAbortedError) return Promise.resolve(failureOf(owner))
     try {
-      return executeCall(state, input)
+      return executeCall(state, input, owner)
     } catch (error) {
       return Promise.reject(error)
     }
@@ -280,6 +275,7 @@ export default class ToolRuntime extends Service {
 
   /** `parallel` only when the visible definition's `isConcurrencySafe(args)` returns exactly `true`. */
   executionMode(input: ToolExecutionInput): ToolExecutionMode {
+    assertRuntimeLive(this, 'executionMode')
     const agent = input?.agent ?? readScopeKey(this.ctx)
     return executionModeOf(this[STATE].registry, input, agent, this[STATE].valueLimits)
   }
@@ -294,8 +290,11 @@ export default class ToolRuntime extends Service {
       agent === undefined || !Array.isArray(inputs)
         ? inputs
         : inputs.map((input) => (input?.agent === undefined ? { ...input, agent } : input))
+    const owner = callerFiber(this)
+    if (owner instanceof ToolAbortedError)
+      return Promise.resolve(Array.isArray(scoped) ? scoped.map(() => failureOf(owner)) : [])
     try {
-      return executeBatch(this[STATE], scoped, options)
+      return executeBatch(this[STATE], scoped, options, owner)
     } catch (error) {
       return Promise.reject(error)
     }
@@ -303,6 +302,7 @@ export default class ToolRuntime extends Service {
 
   /** The prompt contribution for an agent (default: the calling scope), after `system-prompt/assemble`. */
   assemble(options: AssembleOptions = {}): ToolAssembly {
+    assertRuntimeLive(this, 'assemble')
     const agent = options.agent ?? readScopeKey(this.ctx)
     const state = this[STATE]
     return assembleTools(state.registry, state.hooks, agent, options)
@@ -310,6 +310,7 @@ export default class ToolRuntime extends Service {
 
   /** Install the Code Mode provider (one at a time). Disposed with the caller's fiber. */
   provideCodeMode(provider: CodeModeProvider): () => void {
+    assertLive(this, 'provideCodeMode')
     if (typeof provider !== 'object' || provider === null || typeof provider.sections !== 'function') {
       throw new ToolRegistrationError('provideCodeMode() takes { transport, sections }')
     }
@@ -323,6 +324,16 @@ export default class ToolRuntime extends Service {
 
   /** The effective presentation mode of an agent (default: the calling scope). */
   modeOf(agent?: ScopeKey): ToolPresentationMode {
+    assertRuntimeLive(this, 'modeOf')
     return this[STATE].registry.modeOf(agent ?? readScopeKey(this.ctx))
   }
+}
+
+/**
+ * End the in-flight calls of agent scope `key` (its scope was disposed), when `runtime` is a
+ * live `ToolRuntime`. Internal: `createScope` calls it; not exported from the package.
+ */
+export function endAgentCalls(runtime: unknown, key: ScopeKey): void {
+  if (!(runtime instanceof ToolRuntime)) return
+  runtime[STATE].lifetimes.end({ kind: 'agent', agent: key })
 }

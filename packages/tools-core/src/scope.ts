@@ -1,5 +1,6 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { readScopeKey, SCOPE_KEY } from './internal/scope-key'
+import { endAgentCalls } from './runtime'
 import type { ScopeKey } from './types'
 
 /** An agent scope: a child context whose registrations belong to one agent and end with it. */
@@ -15,7 +16,8 @@ export interface ToolScope {
 /**
  * Create an agent scope under `ctx`. Registrations made through `scope.ctx` land in the
  * agent's layer (shadowing globals of the same name there); listeners registered through it
- * see only that agent's executions. `dispose()` ends them all.
+ * see only that agent's executions. `dispose()` ends them all, and ends the agent's calls in flight
+ * `ABORTED` (within the runtime's `disposeGraceMs`).
  *
  * @example
  * const agent = createScope(ctx, 'agent-1')
@@ -29,7 +31,11 @@ export function createScope(ctx: Context, key: ScopeKey): ToolScope {
   const fiber = ctx.plugin({
     name: `dsh-tools.scope(${key})`,
     inject: { tools: { required: false } },
-    apply() {},
+    apply(scope: Context) {
+      // Disposing the scope ends the agent's calls in flight, including those made through
+      // another ctx with `agent: key` (a served MCP session, a Code Mode sub-call).
+      scope.effect(() => () => endAgentCalls(scope.get('tools'), key), 'tools: end the agent scope')
+    },
   })
   const scoped = fiber.ctx.extend({ [SCOPE_KEY]: key })
   return Object.freeze({

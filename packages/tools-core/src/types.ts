@@ -269,7 +269,12 @@ export interface ToolDefinition<A = any, V extends JsonValue = JsonValue> {
    * (a library transform's output, not the body's raw return).
    */
   parseOutput?(value: JsonValue): ArgumentsParse | Promise<ArgumentsParse>
-  /** Synchronous, total; runs exactly once per normalized outcome and may replace only content. */
+  /**
+   * Synchronous, total; runs at most once per normalized outcome and may replace only content.
+   * It is not run on a result replaced after the body started (a wrapper's own result, the abort
+   * rule's `ABORTED`, any `tools/post-execute` change): then the content derives from the final
+   * value. Side data it shows must be keyed weakly (by `exec.token`), never assumed consumed.
+   */
   finalizeContent?(exec: ToolExecution, result: ToolExecutionResult): ToolContent | undefined
   /** Pure and replay-safe; args are soft-validated (a presenter never sees args it cannot handle). */
   presentCall?(args: A): ToolCallView | undefined

@@ -29,6 +29,26 @@ describe('scopes', () => {
     expect(names(ctx.tools.schemas('a'))).toEqual(['echo'])
   })
 
+  it('shadowing across layers is never silent: each shadow is reported naming both layers', async () => {
+    const ctx = await createRuntime()
+    const logged: string[] = []
+    ctx.logger.exporter({
+      levels: { default: 3 },
+      export: (message) => {
+        if (message.name === 'dsh-tools' && message.type === 'warn') logged.push(String(message.args[0]))
+      },
+    })
+    ctx.tools.register(echoTool('echo'))
+    const a = createScope(ctx, 'a')
+    a.ctx.tools.register(echoTool('echo'))
+    a.ctx.tools.register(echoTool('mine'))
+    ctx.tools.register(echoTool('mine'))
+    expect(logged).toEqual([
+      'tool `echo` registered in scope `a` shadows the global `echo` for that agent',
+      "global tool `mine` is shadowed in scope `a` by that agent's own `mine`",
+    ])
+  })
+
   it('exec.agent is the calling scope key, absent for global calls', async () => {
     const ctx = await createRuntime()
     const seen: (string | undefined)[] = []
@@ -154,25 +174,41 @@ describe('scopes', () => {
       expect(names(s.ctx.tools.schemas())).toEqual(['a'])
     })
 
-    it('masks intersect, and scope-local tools merge after them', async () => {
+    it('masks intersect, and apply to scope-local tools too (an allow list is the whole list)', async () => {
       const ctx = await createRuntime()
       for (const name of ['a', 'b', 'c']) ctx.tools.register(echoTool(name))
       const s = createScope(ctx, 's')
-      s.ctx.tools.restrict({ allow: ['a', 'b'] })
+      s.ctx.tools.register(echoTool('mine'))
+      s.ctx.tools.restrict({ allow: ['a', 'b', 'mine'] })
       const undo = s.ctx.tools.restrict({ deny: ['b'] })
       s.ctx.tools.register(echoTool('local'))
-      expect(names(s.ctx.tools.schemas())).toEqual(['a', 'local'])
+      expect(names(s.ctx.tools.schemas())).toEqual(['a', 'mine'])
       undo()
-      expect(names(s.ctx.tools.schemas())).toEqual(['a', 'b', 'local'])
+      expect(names(s.ctx.tools.schemas())).toEqual(['a', 'b', 'mine'])
     })
 
-    it('rejects unknown, local and reserved names, empty filters and plain contexts', async () => {
+    it('a denied name stays denied when the scope registers a tool of that name later', async () => {
+      const ctx = await createRuntime()
+      ctx.tools.register(echoTool('bash', { execute: () => 'global' }))
+      const s = createScope(ctx, 's')
+      s.ctx.tools.restrict({ deny: ['bash'] })
+      s.ctx.tools.register(echoTool('bash', { execute: () => 'scoped' }))
+      expect(names(s.ctx.tools.schemas())).toEqual([])
+      expect(s.ctx.tools.get('bash')).toBeUndefined()
+      const denied = await s.ctx.tools.execute(call('bash'))
+      expect(denied.isError && denied.error.info?.code).toBe('UNKNOWN_TOOL')
+      const viaKey = await ctx.tools.execute(call('bash', {}, { agent: 's' }))
+      expect(viaKey.isError && viaKey.error.info?.code).toBe('UNKNOWN_TOOL')
+    })
+
+    it('rejects unknown and reserved names, empty filters and plain contexts; a local name may be masked', async () => {
       const ctx = await createRuntime()
       ctx.tools.register(echoTool('g'))
       const s = createScope(ctx, 's')
       s.ctx.tools.register(echoTool('mine'))
       expect(() => s.ctx.tools.restrict({ deny: ['nope'] })).toThrow(ToolRegistrationError)
-      expect(() => s.ctx.tools.restrict({ deny: ['mine'] })).toThrow(/local/)
+      s.ctx.tools.restrict({ deny: ['mine'] })
+      expect(names(s.ctx.tools.schemas())).toEqual(['g'])
       expect(() => s.ctx.tools.restrict({ allow: ['run_code'] })).toThrow(/run_code/)
       expect(() => s.ctx.tools.restrict({ allow: [] })).toThrow(/non-empty/)
       expect(() => s.ctx.tools.restrict({ allow: ['g'], deny: ['g'] } as never)).toThrow(/exactly one/)

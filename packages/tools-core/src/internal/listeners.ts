@@ -97,13 +97,20 @@ export function notifyListeners(
 
 /**
  * Run a waterfall over a snapshotted listener list. Each level gets its own `next`, so a
- * wrapper that calls `next()` twice (a retry) re-runs the rest of the chain.
+ * wrapper that calls `next()` twice (a retry) re-runs the rest of the chain. Once `stop()` holds
+ * (the call was ended by a disposal), `next()` runs no further listener: it returns `inner()`.
  */
-export function runWaterfall<T>(listeners: readonly Listener[], args: readonly unknown[], inner: () => T): T {
+export function runWaterfall<T>(
+  listeners: readonly Listener[],
+  args: readonly unknown[],
+  inner: () => T,
+  stop?: () => boolean,
+): T {
   const level = (index: number): (() => T) => {
     const listener = listeners[index]
     if (listener === undefined) return inner
-    return () => listener(...args, level(index + 1))
+    if (stop === undefined) return () => listener(...args, level(index + 1))
+    return () => (stop() ? inner() : listener(...args, level(index + 1)))
   }
   return level(0)()
 }

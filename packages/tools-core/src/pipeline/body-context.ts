@@ -1,5 +1,5 @@
 import { snapshotJson } from '@dsh/tools-schema'
-import { type LinkedSignal, linkSignals } from '../link-signals'
+import { abortLinked, type LinkedSignal, linkSignals } from '../link-signals'
 import type { AdditionalContext, ToolExecutionToken, ToolProgressUpdate, ToolRunContext } from '../types'
 import { notify } from './notify'
 import { sanitizeProgress } from './progress-update'
@@ -21,7 +21,9 @@ function toContext(value: unknown): AdditionalContext {
  * a per-object accessor gives each context its own, which costs the garbage collector more
  * than the signal it saves). The link is made on the first read of `ctx.signal`, so a body
  * that never looks at it pays nothing for it; every body that does gets its own signal, linked
- * to the caller's and `current` (the one the last wrapper passed on), so listeners it adds
+ * to the caller's and `current` (the one the last wrapper passed on), and aborted directly when a
+ * disposal ends the call (no controller per call: the context is remembered on the call once its
+ * signal is read), so listeners it adds
  * (and forgets) die with it instead of piling up on a signal many calls share. A first read
  * after the body settled gets a link that is already detached (aborted only if a source was).
  */
@@ -62,10 +64,19 @@ class RunContext {
 
   get signal(): AbortSignal {
     if (this.#linked === undefined) {
-      this.#linked = linkSignals(this.#call.callerSignal, this.#current)
+      const call = this.#call
+      this.#linked = linkSignals(call.callerSignal, this.#current)
       if (!this.#live) this.#linked.dispose()
+      else if (call.ended !== undefined) abortLinked(this.#linked, call.ended)
+      else if (call.signalled === undefined) call.signalled = [this]
+      else call.signalled.push(this)
     }
     return this.#linked.signal
+  }
+
+  /** A disposal ended the call: abort the live body's signal now. */
+  static end(context: RunContext, reason: unknown): void {
+    if (context.#live && context.#linked !== undefined) abortLinked(context.#linked, reason)
   }
 
   /** End the body: `progress` becomes a no-op and the signal leaves its sources. */
@@ -86,4 +97,11 @@ export function bodyContext(call: ToolCall, current: AbortSignal): ToolRunContex
  */
 export function closeBody(context: ToolRunContext): void {
   RunContext.close(context as unknown as RunContext)
+}
+
+/** A disposal ended `call`: abort the signal of every live body of it that has read its signal. */
+export function endBodies(call: ToolCall, reason: unknown): void {
+  const contexts = call.signalled
+  if (contexts === undefined) return
+  for (const context of contexts) RunContext.end(context as RunContext, reason)
 }

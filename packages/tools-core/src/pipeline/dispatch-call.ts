@@ -96,7 +96,12 @@ async function wrapped(call: ToolCall, listeners: readonly Listener[]): Promise<
  */
 export function concludeDispatch(call: ToolCall, result: ToolExecutionResult): void {
   call.dispatched = true
-  call.result = !result.isError && call.bodyStarted && call.callerSignal.aborted ? aborted() : result
+  const final = !result.isError && call.bodyStarted && call.callerSignal.aborted ? aborted() : result
+  call.result = final
+  // Without wrappers the dispatch result is the body step's own; with them, only if it produced it.
+  if (call.bodyStarted && (final !== result || (call.produced !== undefined && !isOwnResult(call, result)))) {
+    call.replacedAfterBody = true
+  }
 }
 
 /**

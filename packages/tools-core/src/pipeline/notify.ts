@@ -5,9 +5,12 @@ import type { ToolCall } from './tool-call'
 /**
  * Emit an observe-only event for one call to the listeners that see its agent. A listener
  * that throws (or returns a promise that rejects) is reported, never propagated: observers
- * cannot change or break a call. Costs one table lookup when nobody listens.
+ * cannot change or break a call. Costs one table lookup when nobody listens. Nothing but the
+ * `tools/result` of its publication is emitted for a published call.
  */
 export function notify(call: ToolCall, event: string, payload: unknown): void {
+  // Once published (possibly early, by a disposal's grace bound), a call tells nobody anything more.
+  if (call.published !== undefined && event !== 'tools/result') return
   const listeners = listenersFor(call.runtime.hooks, event, call.execution.agent)
   if (listeners === undefined) return
   for (const listener of listeners) {

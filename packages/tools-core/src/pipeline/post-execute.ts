@@ -90,7 +90,7 @@ export async function runPostExecute(call: ToolCall): Promise<void> {
       : Object.freeze({ ...current, additionalContexts: Object.freeze([...call.deferred]) })
   let decision: PostToolDecision
   try {
-    decision = await runWaterfall(listeners, [call.execution, view], accept)
+    decision = await runWaterfall(listeners, [call.execution, view], accept, () => call.ended !== undefined)
   } catch (error) {
     call.result = failureFromThrow(error, PostPolicyError, 'tools/post-execute listener failed: ')
     return

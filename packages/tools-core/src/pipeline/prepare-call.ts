@@ -143,14 +143,22 @@ export function prepareCall(runtime: PipelineRuntime, input: ToolExecutionInput)
     result: undefined,
     decisionContexts: undefined,
     blocked: false,
+    replacedAfterBody: false,
     bodyStarted: false,
     dispatched: false,
     onBodySettled: undefined,
     produced: undefined,
     pending: undefined,
     parsed: undefined,
+    owner: undefined,
+    ended: runtime.lifetimes?.disposed,
+    signalled: undefined,
+    published: undefined,
+    settle: undefined,
   }
-  if (lossy !== undefined) {
+  if (call.ended !== undefined) {
+    call.result = failureOf(call.ended)
+  } else if (lossy !== undefined) {
     call.result = failureOf(lossyArguments(lossy))
   } else if (tool === undefined) {
     call.result = failureOf(new UnknownToolError(resolved as string))

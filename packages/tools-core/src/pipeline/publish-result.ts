@@ -14,9 +14,16 @@ function attachContexts(call: ToolCall, result: ToolExecutionResult): ToolExecut
   return Object.freeze({ ...result, additionalContexts: Object.freeze(contexts) })
 }
 
+/**
+ * The tool's `finalizeContent`, unless the result was replaced after the body started (a
+ * wrapper's own result, the abort rule, a post-execute change): then the content stays what the
+ * pipeline rendered from the final value (or the listener's own content), because a finalizer
+ * typically shows side data the body left (an MCP server's content blocks) and would put back
+ * exactly what a redacting listener removed.
+ */
 function finalizeContent(call: ToolCall, result: ToolExecutionResult): ToolExecutionResult {
   const finalize = call.finalize
-  if (finalize === undefined) return result
+  if (finalize === undefined || call.replacedAfterBody) return result
   let replaced: unknown
   try {
     replaced = finalize.call(call.tool?.definition, call.execution, result)
@@ -34,14 +41,24 @@ function finalizeContent(call: ToolCall, result: ToolExecutionResult): ToolExecu
 
 /**
  * Steps 10–11: attach contexts (tool-deferred before decision contexts; block keeps only the
- * decision's), run `finalizeContent` exactly once, cut the content to the result budget
+ * decision's), run `finalizeContent` at most once (not after a replacement), cut the content to the result budget
  * (when one is configured), freeze the authoritative result and notify
  * the observe-only `tools/result` listeners. A throwing listener is reported, never propagated.
  */
 export function publishResult(call: ToolCall): ToolExecutionResult {
-  const finalized = finalizeContent(call, attachContexts(call, call.result!))
-  const budget = call.runtime.budget
-  const result = budget === undefined ? finalized : budget.apply(call.execution, finalized)
+  // Published already: the grace bound of a disposal gave the caller `ABORTED` before the
+  // pipeline unwound; what it produced since is discarded.
+  if (call.published !== undefined) return call.published
+  let result: ToolExecutionResult
+  if (call.ended !== undefined) {
+    // A disposal ended the call: `ABORTED`, whatever the stages in flight produced.
+    result = failureOf(call.ended)
+  } else {
+    const finalized = finalizeContent(call, attachContexts(call, call.result!))
+    const budget = call.runtime.budget
+    result = budget === undefined ? finalized : budget.apply(call.execution, finalized)
+  }
+  call.published = result
   notify(call, 'tools/result', result)
   return result
 }

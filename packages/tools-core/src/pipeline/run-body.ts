@@ -108,6 +108,7 @@ export function runBody(
   current: unknown,
 ): ToolExecutionResult | Promise<ToolExecutionResult> {
   if (call.dispatched) return refused(call, 'the dispatch of this call is over')
+  if (call.ended !== undefined) return tag(call, failureOf(call.ended))
   if (call.callerSignal.aborted) return tag(call, abortedBeforeDispatch())
   if (!isSignal(current)) {
     return refused(

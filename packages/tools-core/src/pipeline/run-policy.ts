@@ -51,7 +51,7 @@ async function runGate(call: ToolCall): Promise<void> {
   if (listeners === undefined) return
   let decision: PreToolDecision
   try {
-    decision = await runWaterfall(listeners, [call.execution], allow)
+    decision = await runWaterfall(listeners, [call.execution], allow, () => call.ended !== undefined)
   } catch (error) {
     call.result = failureFromThrow(error, ToolFailedError, 'tools/pre-execute listener failed: ')
     return

@@ -10,7 +10,7 @@ import type { ToolExecutionResult } from '../types'
 import { concludeDispatch, dispatchCall, settleBodies } from './dispatch-call'
 import { parseArguments } from './parse-arguments'
 import { runPostExecute } from './post-execute'
-import { abortedBeforeDispatch, failureFromThrow } from './results'
+import { abortedBeforeDispatch, failureFromThrow, failureOf } from './results'
 import { runGuards, runPolicy } from './run-policy'
 import type { PipelineRuntime, ToolCall } from './tool-call'
 
@@ -65,6 +65,7 @@ function policyStage(call: ToolCall): StageOutcome | Promise<StageOutcome> {
 function dispatchFailed(call: ToolCall, error: unknown): Promise<StageOutcome> {
   call.dispatched = true
   call.result = failureFromThrow(error, ToolFailedError, 'dispatch failed: ')
+  if (call.bodyStarted) call.replacedAfterBody = true
   return settleBodies(call).then(() => CONTINUE)
 }
 
@@ -93,13 +94,21 @@ function dispatchStage(call: ToolCall): StageOutcome | Promise<StageOutcome> {
   )
 }
 
-/** Step 9: the post-execute waterfall, only when someone listens. */
+/**
+ * Step 9: the post-execute waterfall, only when someone listens. Any change it makes to the
+ * result (value or content replaced, block, listener failure) marks it `replacedAfterBody`.
+ */
 function postStage(call: ToolCall): StageOutcome | Promise<StageOutcome> {
   if (!listened(call.runtime, 'tools/post-execute')) return CONTINUE
+  const before = call.result
   return runPostExecute(call).then(
-    () => CONTINUE,
+    () => {
+      if (call.result !== before) call.replacedAfterBody = true
+      return CONTINUE
+    },
     (error: unknown) => {
       call.result = failureFromThrow(error, PostPolicyError, 'post-execute failed: ')
+      call.replacedAfterBody = true
       return SETTLED
     },
   )
@@ -117,11 +126,17 @@ export const STAGE_LIST: readonly StageFn[] = Object.freeze([
 export const StageIndex = Object.freeze({ PREPARE: 0, POLICY: 1, DISPATCH: 2, POST: 3, PUBLISH: 4 })
 
 /**
- * Drive a call through `STAGE_LIST[from..until)`, stopping at the first stage that settles.
+ * Drive a call through `STAGE_LIST[from..until)`, stopping at the first stage that settles (or
+ * before the next stage once a disposal ended the call).
  * Returns `settled` when one did, else `continue`. Synchronous while every stage is.
  */
 export function runStages(call: ToolCall, from: number, until: number): StageOutcome | Promise<StageOutcome> {
   for (let index = from; index < until; index++) {
+    // A disposal ended the call: no later stage (nor its listeners) runs.
+    if (call.ended !== undefined) {
+      call.result = failureOf(call.ended)
+      return SETTLED
+    }
     const outcome = STAGE_LIST[index]!(call)
     if (outcome === SETTLED) return SETTLED
     if (outcome instanceof Promise) {

@@ -1,5 +1,7 @@
+import type { ToolAbortedError } from '../errors'
 import type { CompiledTool } from '../internal/compiled-tool'
 import type { HookTable } from '../internal/listeners'
+import type { CallLifetimes } from '../lifetime/call-lifetimes'
 import type { ToolRegistry } from '../registry'
 import type { ResultBudget } from '../result-budget/result-budget'
 import type {
@@ -22,6 +24,8 @@ export interface PipelineRuntime {
   readonly budget?: ResultBudget | undefined
   /** Bounds of model arguments and tool results, checked while they are snapshotted. */
   readonly valueLimits: ValueLimits
+  /** What ends in-flight calls (disposal); absent in bare test runtimes. */
+  readonly lifetimes?: CallLifetimes | undefined
   /** Report an error that cannot change a result any more (a throwing `tools/result` listener). */
   report(message: string, error: unknown): void
 }
@@ -43,6 +47,12 @@ export interface ToolCall {
   decisionContexts: readonly AdditionalContext[] | undefined
   /** True when post-execute blocked (tool-deferred contexts are dropped). */
   blocked: boolean
+  /**
+   * True once something other than the body step authored the result after the body started: a
+   * wrapper's own result, the abort rule, or any post-execute change. `finalizeContent` is then
+   * skipped, so no content derived from the body's side data outlives the replacement.
+   */
+  replacedAfterBody: boolean
   /** True once a body has been invoked. */
   bodyStarted: boolean
   /** True once the dispatch phase is over: a late `next()` from a wrapper no longer runs the body. */
@@ -59,4 +69,17 @@ export interface ToolCall {
   pending: Set<Promise<unknown>> | undefined
   /** What `parseArguments` produced (the body's arguments), when the definition has it. */
   parsed: { readonly value: unknown } | undefined
+  /** The fiber of the ctx that made the call (its disposal ends the call), when known. */
+  owner: object | undefined
+  /**
+   * Set when a disposal ended the call: no later stage or listener runs, and the result is
+   * `ABORTED` with this error whatever the stages in flight produce.
+   */
+  ended: ToolAbortedError | undefined
+  /** Body contexts whose `signal` was read (see `endBodies`): a disposal aborts those signals. */
+  signalled: object[] | undefined
+  /** The result handed to the caller, once published (by the pipeline, or at the grace bound). */
+  published: ToolExecutionResult | undefined
+  /** Resolves the caller's promise of an asynchronous call (see `CallLifetimes.follow`). */
+  settle: ((result: ToolExecutionResult) => void) | undefined
 }

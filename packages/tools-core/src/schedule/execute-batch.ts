@@ -1,9 +1,11 @@
+import type { TrackedBatch } from '../lifetime/call-lifetimes'
 import { type LinkedSignal, linkSignals } from '../link-signals'
 import { assertInput, prepareCall } from '../pipeline/prepare-call'
 import { publishResult } from '../pipeline/publish-result'
+import { failureOf } from '../pipeline/results'
 import { runStages, StageIndex, type StageOutcome } from '../pipeline/stage-list'
 import type { PipelineRuntime, ToolCall } from '../pipeline/tool-call'
-import type { ExecuteBatchOptions, ToolExecutionInput, ToolExecutionResult } from '../types'
+import type { ExecuteBatchOptions, ScopeKey, ToolExecutionInput, ToolExecutionResult } from '../types'
 import { CallScheduler, type ScheduledJob } from './call-scheduler'
 import { classifyValid } from './execution-mode'
 
@@ -52,15 +54,62 @@ interface BatchJob extends ScheduledJob {
  * next call is prepared once this one is past policy); an `exclusive` call first waits until
  * every earlier call is published, and is itself published before anything later starts its
  * policy; post-execute and publication run in model order. Resolves with the results in input
- * order, after every started body has settled.
+ * order, after every started body has settled — or, when a disposal ends the batch (see
+ * `CallLifetimes`), with `ABORTED` for every unpublished call at the latest after the grace bound.
  */
-export async function executeBatch(
+export function executeBatch(
   runtime: PipelineRuntime,
   inputs: readonly ToolExecutionInput[],
   options: ExecuteBatchOptions = {},
+  owner?: object,
 ): Promise<ToolExecutionResult[]> {
   const maxParallel = checkOptions(inputs, options)
+  const lifetimes = runtime.lifetimes
+  const agents = new Set<ScopeKey>()
+  for (const input of inputs) if (input.agent !== undefined) agents.add(input.agent)
+  const batch: TrackedBatch = {
+    owner,
+    agents,
+    calls: new Set(),
+    ended: lifetimes?.disposed,
+    force: undefined,
+  }
   const results: ToolExecutionResult[] = new Array(inputs.length)
+  const prepared: ToolCall[] = []
+  const running = runBatch(runtime, inputs, maxParallel, options, batch, results, prepared)
+  if (lifetimes === undefined) return running
+  const untrack = lifetimes.trackBatch(batch)
+  return new Promise<ToolExecutionResult[]>((resolve, reject) => {
+    // The grace bound of a disposal passed with the batch still running: what is published
+    // stands, every other call is `ABORTED`; the batch's late work is discarded.
+    batch.force = () => {
+      untrack()
+      const ended = batch.ended!
+      resolve(inputs.map((_, index) => results[index] ?? prepared[index]?.published ?? failureOf(ended)))
+    }
+    running.then(
+      (done) => {
+        untrack()
+        resolve(done)
+      },
+      (error: unknown) => {
+        untrack()
+        reject(error)
+      },
+    )
+  })
+}
+
+/** The batch itself (see {@link executeBatch}); `batch` is how a disposal reaches it. */
+async function runBatch(
+  runtime: PipelineRuntime,
+  inputs: readonly ToolExecutionInput[],
+  maxParallel: number,
+  options: ExecuteBatchOptions,
+  batch: TrackedBatch,
+  results: ToolExecutionResult[],
+  prepared: ToolCall[],
+): Promise<ToolExecutionResult[]> {
   let published: Promise<void> = Promise.resolve()
   const publishAfter = (job: Pick<BatchJob, 'call' | 'index' | 'link'>, body?: Promise<StageOutcome>) => {
     published = published.then(async () => {
@@ -107,8 +156,13 @@ export async function executeBatch(
   for (let index = 0; index < inputs.length; index++) {
     const [input, link] = withBatchSignal(inputs[index]!, options.signal)
     const call = prepareCall(runtime, input)
-    const prepared = runStages(call, StageIndex.PREPARE, StageIndex.POLICY)
-    if ((prepared instanceof Promise ? await prepared : prepared) === 'settled') {
+    call.owner = batch.owner
+    // A disposal ended the batch: the calls it had not reached yet end `ABORTED` too.
+    call.ended ??= batch.ended
+    prepared[index] = call
+    batch.calls.add(call)
+    const preparing = runStages(call, StageIndex.PREPARE, StageIndex.POLICY)
+    if ((preparing instanceof Promise ? await preparing : preparing) === 'settled') {
       publishAfter({ call, index, link })
       continue
     }
