@@ -11,20 +11,25 @@ export type MessageFilter = (message: JSONRPCMessage) => JSONRPCMessage | undefi
  * kept, so its own members (`pid`, `sessionId`, `instanceof`) stay as they are.
  */
 export function gateMessages(transport: Transport, filter: MessageFilter): void {
-  let handler: Transport['onmessage']
   let gated: Transport['onmessage']
+  // A handler assigned later that calls the one it read (`keepProgressOrder`) puts two gates in
+  // a row: a message the first one admitted passes the second without being measured again.
+  const admitted = new WeakSet<object>()
   Object.defineProperty(transport, 'onmessage', {
     configurable: true,
     enumerable: true,
     get: () => gated,
+    // Each wrapper calls the handler it was made for.
     set(next: Transport['onmessage']) {
-      handler = next
       gated =
         next === undefined
           ? undefined
           : (message, extra) => {
-              const admitted = filter(message)
-              if (admitted !== undefined) handler?.call(transport, admitted, extra)
+              if (admitted.has(message)) return next.call(transport, message, extra)
+              const passed = filter(message)
+              if (passed === undefined) return
+              admitted.add(passed)
+              next.call(transport, passed, extra)
             }
     },
   })
