@@ -41,7 +41,11 @@ export const DEFAULT_SERVER_MESSAGE_LIMITS: McpMessageLimits = Object.freeze({
  * members are read, so the cost is bounded by the limits, not by the value. `strings` also
  * counts string and key code units against `maxBytes` (for messages that arrive parsed).
  */
-export function exceededLimit(value: unknown, limits: McpMessageLimits, strings: boolean): string | undefined {
+export function exceededLimit(
+  value: unknown,
+  limits: McpMessageLimits,
+  strings: boolean,
+): string | undefined {
   const { maxNodes, maxDepth, maxBytes } = limits
   const values: unknown[] = [value]
   const depths: number[] = [0]

@@ -37,7 +37,9 @@ describe('client plugin: cancellation, progress, deadlines, size', () => {
     // 50 ms between reports for 100 s: the deadline between reports is never reached.
     const result = await call(ctx, 'fx__progress', { steps: 2000, ms: 50 })
     expect(result.isError && result.error.info?.code).toBe('TOOL_FAILED')
-    expect(result.isError && result.error.message).toMatch(/did not answer tools\/call "progress" within 400ms/)
+    expect(result.isError && result.error.message).toMatch(
+      /did not answer tools\/call "progress" within 400ms/,
+    )
     // A progressing call that fits in timeoutMs still completes.
     expect(textOf(await call(ctx, 'fx__progress', { steps: 3, ms: 20 }))).toBe('done after 3 steps')
   })

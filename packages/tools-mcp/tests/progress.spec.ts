@@ -82,7 +82,9 @@ describe('client plugin: progress and the timeout policy (resetTimeoutOnProgress
     const { ctx } = await setup(true)
     expect(ctx.tools.get('fx__progress')?.timeoutMs).toBe(400)
     const result = await call(ctx, 'fx__progress', { steps: 100, ms: 50 })
-    expect(result.isError && result.error.message).toMatch(/did not answer tools\/call "progress" within 400ms/)
+    expect(result.isError && result.error.message).toMatch(
+      /did not answer tools\/call "progress" within 400ms/,
+    )
     expect(textOf(await call(ctx, 'fx__progress', { steps: 3, ms: 20 }))).toBe('done after 3 steps')
   })
 

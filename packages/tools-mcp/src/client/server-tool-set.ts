@@ -106,7 +106,10 @@ export class ServerToolSet {
       const label = nameOf(entry) ?? `#${index}`
       const refused = refusedToolEntry(entry)
       if (refused !== undefined) {
-        this.#options.warn(`not registered: its tools/list entry exceeds the client's limits: ${refused}`, label)
+        this.#options.warn(
+          `not registered: its tools/list entry exceeds the client's limits: ${refused}`,
+          label,
+        )
         return
       }
       const parsed = ToolSchema.safeParse(entry)

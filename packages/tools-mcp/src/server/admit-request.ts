@@ -54,12 +54,7 @@ const isNotification = (value: unknown): boolean =>
   typeof (value as { method?: unknown } | null)?.method === 'string' &&
   (value as { id?: unknown }).id === undefined
 
-function refusal(
-  status: 400 | 413,
-  value: unknown,
-  code: number,
-  message: string,
-): RequestRefusal {
+function refusal(status: 400 | 413, value: unknown, code: number, message: string): RequestRefusal {
   const id = Array.isArray(value) ? null : requestIdOf(value)
   return { status, answer: !isNotification(value), body: { jsonrpc: '2.0', id, error: { code, message } } }
 }
@@ -91,7 +86,9 @@ export function admitRequestText(
   // Measured on the text: `JSON.parse` of a message of many keys is itself the costly part.
   const problem = textExceedsLimit(text, limits)
   if (problem !== undefined) {
-    return { refused: refusal(413, idFromText(text), ErrorCode.InvalidRequest, `request refused: ${problem}`) }
+    return {
+      refused: refusal(413, idFromText(text), ErrorCode.InvalidRequest, `request refused: ${problem}`),
+    }
   }
   let value: unknown
   try {

@@ -69,6 +69,7 @@ export function originAllowed(req: IncomingMessage, allowed: readonly string[] |
   if (origin === undefined) return true
   if (!URL.canParse(origin)) return false
   const url = new URL(origin)
-  if (allowed !== undefined) return allowed.some((entry) => URL.canParse(entry) && new URL(entry).origin === url.origin)
+  if (allowed !== undefined)
+    return allowed.some((entry) => URL.canParse(entry) && new URL(entry).origin === url.origin)
   return (url.protocol === 'http:' || url.protocol === 'https:') && isLoopbackHost(url.hostname)
 }

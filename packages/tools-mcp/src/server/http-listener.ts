@@ -5,7 +5,14 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { McpMessageLimits } from '../message-limits'
 import { admitRequestText, isRequest, oversized, type RequestRefusal, requestIdOf } from './admit-request'
 import { createMcpServer, type ServedTools } from './create-mcp-server'
-import { authorized, checkAuth, clientOf, isLoopbackHost, type McpServeAuth, originAllowed } from './http-access'
+import {
+  authorized,
+  checkAuth,
+  clientOf,
+  isLoopbackHost,
+  type McpServeAuth,
+  originAllowed,
+} from './http-access'
 import { type HttpSession, HttpSessions } from './http-sessions'
 import { readBody } from './read-body'
 
@@ -72,10 +79,16 @@ export async function listenHttp(
   const { auth, allowedOrigins } = options
   checkAuth(auth)
   if (!isLoopbackHost(host) && auth === undefined)
-    throw new TypeError(`serveMcp: listening on ${host} (beyond loopback) requires auth ({ token } or { verify })`)
+    throw new TypeError(
+      `serveMcp: listening on ${host} (beyond loopback) requires auth ({ token } or { verify })`,
+    )
   const sessions = new HttpSessions({
     maxSessions: positive(options.maxSessions, MAX_HTTP_SESSIONS, 'maxSessions'),
-    maxSessionsPerClient: positive(options.maxSessionsPerClient, MAX_HTTP_SESSIONS_PER_CLIENT, 'maxSessionsPerClient'),
+    maxSessionsPerClient: positive(
+      options.maxSessionsPerClient,
+      MAX_HTTP_SESSIONS_PER_CLIENT,
+      'maxSessionsPerClient',
+    ),
     idleTimeoutMs: positive(options.idleTimeoutMs, HTTP_SESSION_IDLE_MS, 'idleTimeoutMs'),
   })
   // Every session not yet closed, also one whose first request is still being answered.

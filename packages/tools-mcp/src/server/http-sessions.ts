@@ -54,7 +54,10 @@ export class HttpSessions {
       return { status: 429, message }
     }
     if (this.#total >= this.#limits.maxSessions)
-      return { status: 503, message: `the server has ${this.#total} MCP sessions (maxSessions): try again later` }
+      return {
+        status: 503,
+        message: `the server has ${this.#total} MCP sessions (maxSessions): try again later`,
+      }
     this.#perClient.set(owner, mine + 1)
     this.#total++
     return undefined

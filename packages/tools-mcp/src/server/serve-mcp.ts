@@ -7,7 +7,7 @@ import { DEFAULT_REQUEST_LIMITS, type McpMessageLimits, resolveLimits } from '..
 import { admitRequestText, asMessage, measureRequest, oversized } from './admit-request'
 import { BoundedStdioServerTransport } from './bounded-stdio-transport'
 import { createMcpServer } from './create-mcp-server'
-import { type McpHttpServeOptions, listenHttp } from './http-listener'
+import { listenHttp, type McpHttpServeOptions } from './http-listener'
 
 /** Options of {@link serveMcp}. */
 export interface ServeMcpOptions {
