@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { McpTransportConfig } from '../src/index'
-import { call, createApp, loadMcp, textOf, until } from './fixtures/app'
+import { call, createApp, loadMcp, textOf } from './fixtures/app'
 import { createHostileServer, type HostileStats } from './fixtures/hostile-server'
 
 const HOSTILE_STDIO = fileURLToPath(new URL('./fixtures/hostile-stdio.ts', import.meta.url))
@@ -52,7 +52,9 @@ async function httpHostile(monster = false): Promise<Hostile> {
       const { server } = createHostileServer({ monster })
       transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (session) => transports.set(session, transport!),
+        onsessioninitialized: (session) => {
+          transports.set(session, transport!)
+        },
       })
       await server.connect(transport)
     }
