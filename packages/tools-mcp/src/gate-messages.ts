@@ -4,33 +4,53 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 /** What a gate does with one incoming message: pass it (maybe replaced) or drop it (`undefined`). */
 export type MessageFilter = (message: JSONRPCMessage) => JSONRPCMessage | undefined
 
+/** A message handler as a transport calls it. */
+export type MessageHandler = NonNullable<Transport['onmessage']>
+
+/** A gate installed by {@link gateMessages}. */
+export interface MessageGate {
+  /**
+   * Put `wrap` between the gate and the handler (for `keepProgressOrder`): messages still pass
+   * the gate first, once, and a handler assigned later is wrapped too.
+   */
+  within(wrap: (handler: MessageHandler) => MessageHandler): void
+}
+
 /**
  * Put `filter` between `transport` and whatever reads its messages (the SDK's `Protocol`, which
  * assigns `onmessage` inside `connect()`, before the first message: so the gate is installed
  * before `connect` and wraps each handler as it is assigned). The transport object itself is
  * kept, so its own members (`pid`, `sessionId`, `instanceof`) stay as they are.
  */
-export function gateMessages(transport: Transport, filter: MessageFilter): void {
+export function gateMessages(transport: Transport, filter: MessageFilter): MessageGate {
+  let assigned: Transport['onmessage']
   let gated: Transport['onmessage']
-  // A handler assigned later that calls the one it read (`keepProgressOrder`) puts two gates in
-  // a row: a message the first one admitted passes the second without being measured again.
-  const admitted = new WeakSet<object>()
+  let inner = (handler: MessageHandler): MessageHandler => handler
+  const build = () => {
+    if (assigned === undefined) {
+      gated = undefined
+      return
+    }
+    const next = inner(assigned)
+    gated = (message, extra) => {
+      const passed = filter(message)
+      if (passed !== undefined) next.call(transport, passed, extra)
+    }
+  }
   Object.defineProperty(transport, 'onmessage', {
     configurable: true,
     enumerable: true,
     get: () => gated,
-    // Each wrapper calls the handler it was made for.
-    set(next: Transport['onmessage']) {
-      gated =
-        next === undefined
-          ? undefined
-          : (message, extra) => {
-              if (admitted.has(message)) return next.call(transport, message, extra)
-              const passed = filter(message)
-              if (passed === undefined) return
-              admitted.add(passed)
-              next.call(transport, passed, extra)
-            }
+    set(handler: Transport['onmessage']) {
+      assigned = handler
+      build()
     },
   })
+  return {
+    within(wrap) {
+      const previous = inner
+      inner = (handler) => wrap(previous(handler))
+      build()
+    },
+  }
 }

@@ -1,6 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
-import { gateMessages } from '../gate-messages'
+import { gateMessages, type MessageGate } from '../gate-messages'
 import { exceededLimit, type McpMessageLimits } from '../message-limits'
 
 /** Entries of a `tools/list` answer that were past the limits, with why (see `refusedToolEntry`). */
@@ -40,8 +40,8 @@ export function gateServerMessages(
   transport: Transport,
   limits: McpMessageLimits,
   report: (message: string) => void,
-): void {
-  gateMessages(transport, (received) => {
+): MessageGate {
+  return gateMessages(transport, (received) => {
     const message = gateToolEntries(received, limits)
     const problem = exceededLimit(message, limits, true)
     if (problem === undefined) return message

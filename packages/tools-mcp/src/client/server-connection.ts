@@ -260,7 +260,7 @@ export class ServerConnection {
     this.#stderr = ''
     this.#transportError = undefined
     const transport = await this.#createTransport()
-    gateServerMessages(transport, this.#options.limits, (message) => this.#options.warn(message))
+    const gate = gateServerMessages(transport, this.#options.limits, (message) => this.#options.warn(message))
     const client = new Client({ name: 'dsh-tools-mcp', version: '0.1.0' }, { capabilities: {} })
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#options.onToolsChanged())
     try {
@@ -273,7 +273,7 @@ export class ServerConnection {
       if (this.#closed) throw this.#disposed(error)
       throw this.#error(`could not connect to MCP server "${this.server}": ${messageOf(error)}`, error)
     }
-    keepProgressOrder(transport)
+    gate.within(keepProgressOrder)
     const session: Session = { client, transport }
     client.onclose = () => {
       // The server went away on its own (crash, exit, HTTP session end): reconnect on next use.
