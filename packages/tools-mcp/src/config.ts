@@ -1,5 +1,6 @@
 import { type StandardConfigSchema, standardConfigSchema } from '@dsh/tools-core'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import { DEFAULT_SERVER_MESSAGE_LIMITS, type McpMessageLimits, resolveLimits } from './message-limits'
 
 /** Spawn the server as a child process and speak MCP over its stdin/stdout. */
 export interface McpStdioTransportConfig {
@@ -36,8 +37,16 @@ export interface McpClientConfig {
   readonly prefix?: string
   /** Believe the server's `readOnlyHint` / `destructiveHint` (default `false`). */
   readonly trustAnnotations?: boolean
-  /** Per-request deadline for the server's answers, ms (default: the SDK's 60 s). */
+  /**
+   * Deadline for each answer of the server, ms (default: the SDK's 60 s). A total bound:
+   * progress notifications restart the wait for the next one but never extend it past this.
+   */
   readonly timeoutMs?: number
+  /**
+   * Bounds on each message the server sends, checked before anything reads it (default
+   * 10 MiB of strings, 200 000 nodes, depth 256); an answer past one fails its call.
+   */
+  readonly limits?: Partial<McpMessageLimits>
 }
 
 /** The validated config, defaults filled in. */
@@ -47,11 +56,12 @@ export interface ResolvedMcpClientConfig {
   readonly prefix: string
   readonly trustAnnotations: boolean
   readonly timeoutMs: number | undefined
+  readonly limits: McpMessageLimits
 }
 
 type Issue = { message: string; path?: PropertyKey[] }
 
-const TOP_KEYS = new Set(['name', 'transport', 'prefix', 'trustAnnotations', 'timeoutMs'])
+const TOP_KEYS = new Set(['name', 'transport', 'prefix', 'trustAnnotations', 'timeoutMs', 'limits'])
 const KIND_KEYS = { stdio: ['command', 'args', 'env', 'cwd'], http: ['url', 'headers'], custom: ['create'] }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -142,6 +152,19 @@ export function resolveMcpClientConfig(
   ) {
     issues.push({ message: 'timeoutMs must be a positive integer (≤ 2147483647)', path: ['timeoutMs'] })
   }
+  let limits = DEFAULT_SERVER_MESSAGE_LIMITS
+  if (value.limits !== undefined && !isRecord(value.limits)) {
+    issues.push({ message: 'limits must be { maxBytes?, maxNodes?, maxDepth? }', path: ['limits'] })
+  } else if (value.limits !== undefined) {
+    for (const key of Object.keys(value.limits))
+      if (!['maxBytes', 'maxNodes', 'maxDepth'].includes(key))
+        issues.push({ message: 'unknown key', path: ['limits', key] })
+    try {
+      limits = resolveLimits(value.limits, DEFAULT_SERVER_MESSAGE_LIMITS, 'limits')
+    } catch (error) {
+      issues.push({ message: (error as Error).message, path: ['limits'] })
+    }
+  }
   if (issues.length > 0) return { issues }
   return {
     value: Object.freeze({
@@ -150,6 +173,7 @@ export function resolveMcpClientConfig(
       prefix: (prefix as string | undefined) ?? `${name as string}__`,
       trustAnnotations: trustAnnotations as boolean,
       timeoutMs: timeoutMs as number | undefined,
+      limits,
     }),
   }
 }

@@ -11,4 +11,7 @@ export type {
 } from './config'
 export { McpServerError } from './errors'
 export type { McpWarning } from './events'
+export type { McpMessageLimits } from './message-limits'
+export type { McpServeAuth } from './server/http-access'
+export type { McpHttpServeOptions } from './server/http-listener'
 export { type McpServeHandle, type ServeMcpOptions, serveMcp } from './server/serve-mcp'

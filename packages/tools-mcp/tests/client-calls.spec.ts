@@ -30,14 +30,18 @@ describe('client plugin: cancellation, progress, deadlines, size', () => {
     expect(fixture.servers).toHaveLength(2)
   })
 
-  it('progress notifications keep a slow-but-alive server within timeoutMs', async () => {
+  it('timeoutMs is a total bound: a server reporting progress forever does not keep a call alive', async () => {
     const { ctx } = await createApp()
     const fixture = inMemoryFixture()
-    await loadMcp(ctx, { name: 'fx', transport: fixture.transport, timeoutMs: 500 })
-    // 6 steps of 150 ms: 900 ms in all, never 500 ms without a progress notification.
-    const result = await call(ctx, 'fx__progress', { steps: 6, ms: 150 })
-    expect(textOf(result)).toBe('done after 6 steps')
-    expect(fixture.servers).toHaveLength(1)
+    await loadMcp(ctx, { name: 'fx', transport: fixture.transport, timeoutMs: 400 })
+    // 50 ms between reports for 100 s: the deadline between reports is never reached.
+    const result = await call(ctx, 'fx__progress', { steps: 2000, ms: 50 })
+    expect(result.isError && result.error.info?.code).toBe('TOOL_FAILED')
+    expect(result.isError && result.error.message).toMatch(
+      /did not answer tools\/call "progress" within 400ms/,
+    )
+    // A progressing call that fits in timeoutMs still completes.
+    expect(textOf(await call(ctx, 'fx__progress', { steps: 3, ms: 20 }))).toBe('done after 3 steps')
   })
 
   it('a huge text result comes back whole', async () => {

@@ -97,7 +97,7 @@ describe('client plugin over Streamable HTTP', () => {
     const huge = await call(ctx, 'web__stat', { path: 'x'.repeat(5 * 1024 * 1024) })
     expect(huge.isError && huge.error.info?.code).toBe('TOOL_FAILED')
     expect(huge.isError && huge.error.message).toMatch(
-      /^MCP server "web" refused tools\/call "stat" \(HTTP 413\): .*Payload Too Large/,
+      /^MCP server "web" refused tools\/call "stat" \(HTTP 413\): .*more than 4194304 bytes \(maxBytes\)/,
     )
     expect(servedStats.bodies).toBe(bodies)
     const add = await call(ctx, 'web__add', { a: 1, b: 2 })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { Config } from '../src/index'
+import { DEFAULT_SERVER_MESSAGE_LIMITS } from '../src/message-limits'
 import { call, createApp, inMemoryFixture, loadMcp } from './fixtures/app'
 
 const validate = (value: unknown) => Config['~standard'].validate(value)
@@ -13,6 +14,7 @@ describe('client config', () => {
       prefix: 'srv__',
       trustAnnotations: false,
       timeoutMs: undefined,
+      limits: DEFAULT_SERVER_MESSAGE_LIMITS,
     })
   })
 
@@ -32,6 +34,8 @@ describe('client config', () => {
       { name: 's', transport: { command: 'node' }, trustAnnotations: 'yes' },
     ],
     ['a zero timeoutMs', { name: 's', transport: { command: 'node' }, timeoutMs: 0 }],
+    ['a zero limit', { name: 's', transport: { command: 'node' }, limits: { maxNodes: 0 } }],
+    ['an unknown limit', { name: 's', transport: { command: 'node' }, limits: { maxKeys: 5 } }],
     ['a fractional timeoutMs', { name: 's', transport: { command: 'node' }, timeoutMs: 1.5 }],
   ])('rejects %s', (_label, value) => {
     const result = validate(value)

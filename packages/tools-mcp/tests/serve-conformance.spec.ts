@@ -18,7 +18,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import { afterEach, describe, expect, it } from 'vitest'
 import { serveMcp } from '../src/index'
-import { MAX_HTTP_SESSIONS } from '../src/server/http-listener'
+import { MAX_HTTP_SESSIONS_PER_CLIENT } from '../src/server/http-listener'
 import { createApp } from './fixtures/app'
 import { registerServedTools, servedStats } from './fixtures/served-tools'
 
@@ -269,41 +269,50 @@ describe('serveMcp: protocol and malformed requests', () => {
     expect(held()).toEqual([0, 0])
   })
 
-  it(`past ${MAX_HTTP_SESSIONS} live HTTP sessions the least recently used one is closed`, async () => {
+  it(`past ${MAX_HTTP_SESSIONS_PER_CLIENT} sessions of one client a new one is refused (429); none is evicted`, async () => {
     const ctx = await servedApp()
     const events = createScopedEmitter(ctx)
     const url = await httpServer(ctx)
     const ids: string[] = []
-    for (let i = 0; i < MAX_HTTP_SESSIONS; i++) ids.push((await post(url, initialize('2025-06-18'))).session!)
+    for (let i = 0; i < MAX_HTTP_SESSIONS_PER_CLIENT; i++)
+      ids.push((await post(url, initialize('2025-06-18'))).session!)
     const listTools = (id: string) =>
       post(url, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), {
         'mcp-session-id': id,
         'mcp-protocol-version': '2025-06-18',
       })
-    // The oldest session is used again, so the second oldest is the one to go.
-    expect((await listTools(ids[0]!)).status).toBe(200)
-    await post(url, initialize('2025-06-18'))
-    expect(events.listeners('tools/changed', undefined)).toHaveLength(MAX_HTTP_SESSIONS)
-    expect((await listTools(ids[1]!)).status).toBe(404)
-    expect((await listTools(ids[0]!)).json.result.tools.length).toBeGreaterThan(0)
-    expect((await listTools(ids[2]!)).status).toBe(200)
+    const refused = await post(url, initialize('2025-06-18'))
+    expect(refused.status).toBe(429)
+    expect(events.listeners('tools/changed', undefined)).toHaveLength(MAX_HTTP_SESSIONS_PER_CLIENT)
+    for (const id of ids) expect((await listTools(id)).status).toBe(200)
   })
 
-  it('unknown tools, bad, huge and deep arguments are error results; the session keeps answering', async () => {
+  it('unknown tools and bad arguments are error results; huge and deep ones are refused by the limits; the session keeps answering', async () => {
     const client = await inMemoryClient(await servedApp())
     const bodies = servedStats.bodies
     const cases: [string, Record<string, unknown>][] = [
       ['nope', {}],
       ['add', { a: 'one', b: 2 }],
       ['add', { a: 1 }],
-      ['add', { a: 'x'.repeat(8 * 1024 * 1024), b: 1 }],
-      ['add', { a: JSON.parse(`${'['.repeat(50_000)}1${']'.repeat(50_000)}`), b: 1 }],
     ]
     for (const [name, args] of cases) {
       const result = await client.callTool({ name, arguments: args })
       expect(result.isError, name).toBe(true)
       expect(result.structuredContent).toBeUndefined()
       expect((result.content as { type: string; text: string }[])[0]?.text).toMatch(/^Error: /)
+    }
+    const refused: [Record<string, unknown>, RegExp][] = [
+      [{ a: 'x'.repeat(8 * 1024 * 1024), b: 1 }, /more than 4194304 characters of strings \(maxBytes\)/],
+      [{ a: JSON.parse(`${'['.repeat(50_000)}1${']'.repeat(50_000)}`), b: 1 }, /deeper than 128 levels/],
+    ]
+    for (const [args, reason] of refused) {
+      const error = await client.callTool({ name: 'add', arguments: args }).then(
+        () => undefined,
+        (failure: unknown) => failure,
+      )
+      expect(error).toBeInstanceOf(McpError)
+      expect((error as McpError).code).toBe(ErrorCode.InvalidRequest)
+      expect((error as McpError).message).toMatch(reason)
     }
     expect(servedStats.bodies).toBe(bodies)
     expect((await client.callTool({ name: 'add', arguments: { a: 2, b: 2 } })).structuredContent).toEqual({

@@ -1,5 +1,5 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import type { MessageHandler } from '../gate-messages'
 
 const isResponse = (message: JSONRPCMessage): boolean => 'result' in message || 'error' in message
 const isProgress = (message: JSONRPCMessage): boolean =>
@@ -14,21 +14,20 @@ const isProgress = (message: JSONRPCMessage): boolean =>
  * the same turn go to the SDK one microtask later, behind that notification's handler. Other
  * messages, and every turn without progress, pass straight through.
  *
- * @param transport — a connected transport (its `onmessage` is the SDK's dispatcher).
+ * @param deliver — the SDK's dispatcher (the transport's `onmessage`).
+ * @returns the handler to give the transport instead.
  */
-export function keepProgressOrder(transport: Transport): void {
-  const deliver = transport.onmessage
-  if (deliver === undefined) return
+export function keepProgressOrder(deliver: MessageHandler): MessageHandler {
   let deferring = false
   const stop = () => {
     deferring = false
   }
-  transport.onmessage = (message, extra) => {
+  return function ordered(this: unknown, message, extra) {
     if (deferring && isResponse(message)) {
-      queueMicrotask(() => deliver.call(transport, message, extra))
+      queueMicrotask(() => deliver.call(this, message, extra))
       return
     }
-    deliver.call(transport, message, extra)
+    deliver.call(this, message, extra)
     if (!deferring && isProgress(message)) {
       deferring = true
       queueMicrotask(stop)

@@ -46,6 +46,8 @@ export async function apply(ctx: Context, input: McpClientConfig): Promise<void>
     server: config.name,
     transport: config.transport,
     timeoutMs: config.timeoutMs,
+    limits: config.limits,
+    warn,
     onToolsChanged: () => {
       tools
         .sync()

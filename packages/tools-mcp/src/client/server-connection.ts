@@ -17,6 +17,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import type { McpTransportConfig } from '../config'
 import { McpServerError } from '../errors'
+import type { McpMessageLimits } from '../message-limits'
+import { gateServerMessages } from './gate-server-messages'
 import { keepProgressOrder } from './keep-progress-order'
 import { terminateHttpSession } from './terminate-http-session'
 
@@ -39,6 +41,10 @@ export interface ServerConnectionOptions {
   readonly server: string
   readonly transport: McpTransportConfig
   readonly timeoutMs: number | undefined
+  /** Bounds on every message the server sends (checked before anything else reads it). */
+  readonly limits: McpMessageLimits
+  /** A problem worked around (a server message past the limits). */
+  warn(message: string): void
   /** Called on `notifications/tools/list_changed`. */
   onToolsChanged(): void
   /**
@@ -81,8 +87,7 @@ export class ServerConnection {
 
   /** The SDK client of the live session, connecting first when there is none. */
   async client(): Promise<Client> {
-    if (this.#closed)
-      throw new McpServerError(this.server, `MCP server "${this.server}" is disconnected (plugin disposed)`)
+    if (this.#closed) throw this.#disposed()
     this.#session ??= this.#connect()
     const pending = this.#session
     try {
@@ -108,11 +113,20 @@ export class ServerConnection {
     return client
   }
 
+  /** Why a call ends when the plugin is disposed under it: the caller's world went away, not the server. */
+  #disposed(cause?: unknown): ToolAbortedError {
+    return new ToolAbortedError(
+      `MCP server "${this.server}": the call was cut off because the plugin was disposed`,
+      cause === undefined ? undefined : { cause },
+    )
+  }
+
   /**
    * `tools/call` on `client` (from {@link ready}) with cancellation, the deadline and, when
    * `onprogress` is given or a deadline is set, a progress token (progress restarts the
-   * deadline); the answer is passed through `convert` (which may throw). Transport failures end
-   * the session; an abort is `ABORTED`.
+   * deadline, but never past `timeoutMs` in all); the answer is passed through `convert` (which
+   * may throw). Transport failures end the session; an abort, or the plugin's disposal, is
+   * `ABORTED`.
    */
   callTool<T>(
     client: Client,
@@ -136,6 +150,8 @@ export class ServerConnection {
       options.onprogress = progress
       options.resetTimeoutOnProgress = true
     }
+    // A total bound whatever progress arrives: a server reporting progress forever is hung too.
+    if (timeout !== undefined) options.maxTotalTimeout = timeout + TIE_BREAK_MS
     this.#inFlight++
     // `request` rather than `Client.callTool`: the latter only adds checks fed by the SDK's own
     // `listTools()` (task-only tools, output validators), which this plugin never calls (it
@@ -155,6 +171,8 @@ export class ServerConnection {
         },
         async (error: unknown) => {
           this.#inFlight--
+          // Disposal closed the session under the call: the caller's doing, not the server's.
+          if (this.#closed && !signal.aborted) throw this.#disposed(error)
           // The SDK has sent notifications/cancelled; an abort is ABORTED, whatever it rejected with.
           if (signal.aborted)
             throw new ToolAbortedError(`MCP tools/call "${name}" on server "${this.server}" cancelled`, {
@@ -242,6 +260,7 @@ export class ServerConnection {
     this.#stderr = ''
     this.#transportError = undefined
     const transport = await this.#createTransport()
+    const gate = gateServerMessages(transport, this.#options.limits, (message) => this.#options.warn(message))
     const client = new Client({ name: 'dsh-tools-mcp', version: '0.1.0' }, { capabilities: {} })
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#options.onToolsChanged())
     try {
@@ -251,9 +270,10 @@ export class ServerConnection {
       const pid = (transport as { pid?: number | null }).pid ?? undefined
       if (pid !== undefined) killQuietly(pid)
       await client.close().catch(() => undefined)
+      if (this.#closed) throw this.#disposed(error)
       throw this.#error(`could not connect to MCP server "${this.server}": ${messageOf(error)}`, error)
     }
-    keepProgressOrder(transport)
+    gate.within(keepProgressOrder)
     const session: Session = { client, transport }
     client.onclose = () => {
       // The server went away on its own (crash, exit, HTTP session end): reconnect on next use.

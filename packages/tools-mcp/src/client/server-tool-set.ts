@@ -1,6 +1,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import type { ToolDefinition } from '@dsh/tools-core'
 import { type Tool, ToolSchema } from '@modelcontextprotocol/sdk/types.js'
+import { refusedToolEntry } from './gate-server-messages'
 import { listServerTools } from './list-server-tools'
 import { buildMcpToolDefinition } from './mcp-tool-definition'
 import type { ServerConnection } from './server-connection'
@@ -40,8 +41,9 @@ function fingerprintOf(tool: Tool): string {
 /**
  * The server's tools as registrations in the plugin's scope, kept in step with `tools/list`:
  * `sync()` lists (all pages), parses each entry on its own, names them, and registers what is
- * new or changed and disposes what is gone. Syncs are serialized, so a burst of
- * `list_changed` notifications cannot interleave registrations.
+ * new or changed and disposes what is gone. Syncs are serialized and coalesced: at most one
+ * runs and one waits, so a burst of `list_changed` notifications (or reconnects) costs at most
+ * two listings, and every caller's sync starts after its request.
  */
 export class ServerToolSet {
   #ctx: Context
@@ -49,7 +51,9 @@ export class ServerToolSet {
   #options: ServerToolSetOptions
   #current = new Map<string, Registration>()
   #definitions = new WeakSet<ToolDefinition>()
-  #queue: Promise<void> = Promise.resolve()
+  /** The listing running now, and the one that will run after it (shared by every caller meanwhile). */
+  #running: Promise<void> | undefined
+  #waiting: Promise<void> | undefined
   #stopped = false
 
   constructor(ctx: Context, connection: ServerConnection, options: ServerToolSetOptions) {
@@ -65,8 +69,24 @@ export class ServerToolSet {
 
   /** Re-list and re-register. Rejects with the listing failure; earlier registrations stay. */
   sync(): Promise<void> {
-    const run = this.#queue.then(() => this.#syncOnce())
-    this.#queue = run.catch(() => undefined)
+    if (this.#waiting !== undefined) return this.#waiting
+    if (this.#running === undefined) return this.#start()
+    this.#waiting = this.#running.then(
+      () => this.#start(),
+      () => this.#start(),
+    )
+    return this.#waiting
+  }
+
+  /** Run one listing now (nothing else is running). */
+  #start(): Promise<void> {
+    this.#waiting = undefined
+    const run = this.#syncOnce()
+    this.#running = run
+    const done = () => {
+      if (this.#running === run) this.#running = undefined
+    }
+    run.then(done, done)
     return run
   }
 
@@ -83,8 +103,16 @@ export class ServerToolSet {
       this.#options.warn(`only part of tools/list was used: ${listed.truncated}`)
     const tools = new Map<string, Tool>()
     listed.entries.forEach((entry, index) => {
-      const parsed = ToolSchema.safeParse(entry)
       const label = nameOf(entry) ?? `#${index}`
+      const refused = refusedToolEntry(entry)
+      if (refused !== undefined) {
+        this.#options.warn(
+          `not registered: its tools/list entry exceeds the client's limits: ${refused}`,
+          label,
+        )
+        return
+      }
+      const parsed = ToolSchema.safeParse(entry)
       if (!parsed.success)
         this.#options.warn(`malformed tools/list entry: ${parsed.error.message.slice(0, 500)}`, label)
       else if (tools.has(parsed.data.name)) this.#options.warn('listed twice; the first entry is used', label)
