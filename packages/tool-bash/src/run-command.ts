@@ -1,6 +1,7 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process'
 import { stat } from 'node:fs/promises'
 import type { Readable } from 'node:stream'
+import { isToolsError } from '@dsh/tools-core'
 import { BashSpawnError } from './errors'
 import { killProcessGroup } from './kill-process-group'
 import { OutputCapture } from './output-capture'
@@ -52,7 +53,10 @@ export interface SpawnPlan {
   readonly args: readonly string[]
   /** The complete environment of `file`. */
   readonly env: Readonly<Record<string, string>>
-  /** Called exactly once, after the spawned process has exited (or failed to start). */
+  /**
+   * Called exactly once, after the spawned process has exited (or failed to start). A rejection
+   * (e.g. the sandbox found protected entries changed) becomes the call's error.
+   */
   release(): Promise<void>
 }
 
@@ -115,7 +119,7 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
   } catch (error) {
     // spawn() throws synchronously for some failures (E2BIG: a command past the kernel's
     // argument size limit); nothing started, so the plan is released here.
-    await plan.release()
+    await plan.release().catch(() => {})
     throw new BashSpawnError(`failed to start ${plan.file}: ${(error as Error).message}`, { cause: error })
   }
   const stdout = new OutputCapture(options.maxStdoutBytes)
@@ -166,16 +170,20 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
       options.signal.removeEventListener('abort', onAbort)
     }
     // The plan's resources (the sandbox's private tmp, …) go once the process is gone; the
-    // promise settles after that, so nothing of the call outlives it.
+    // promise settles after that, so nothing of the call outlives it. A release that rejects
+    // (protected entries changed) turns the outcome into that error.
     const settle = (finish: () => void) => {
       cleanup()
-      plan.release().then(finish, finish)
+      plan.release().then(finish, reject)
     }
 
     child.once('error', (error) => {
       if (child.pid !== undefined) return // a kill failure after start; 'close' still follows
-      settle(() =>
-        reject(new BashSpawnError(`failed to start ${plan.file}: ${error.message}`, { cause: error })),
+      const failed = new BashSpawnError(`failed to start ${plan.file}: ${error.message}`, { cause: error })
+      cleanup()
+      plan.release().then(
+        () => reject(failed),
+        () => reject(failed),
       )
     })
     child.once('spawn', () => {
@@ -235,10 +243,12 @@ async function planSpawn(options: RunCommandOptions): Promise<SpawnPlan | undefi
   try {
     const plan = await options.wrap(request)
     if (!options.signal.aborted) return plan
-    await plan.release()
+    // Nothing ran: whatever the check after it finds was not this command's.
+    await plan.release().catch(() => {})
     return undefined
   } catch (error) {
     if (options.signal.aborted) return undefined
+    if (isToolsError(error)) throw error
     throw new BashSpawnError(`failed to start ${request.shell}: ${(error as Error).message}`, {
       cause: error,
     })
