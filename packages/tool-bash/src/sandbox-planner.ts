@@ -56,7 +56,14 @@ function plannerWorker(): Worker {
   ).href
   const workerData: PlannerWorkerData = { libraryUrl }
   // SHARE_ENV: the library looks up bwrap, the shell and ripgrep on the host's current PATH.
-  const started = new Worker(PLANNER_WORKER_SOURCE, { eval: true, workerData, env: SHARE_ENV })
+  // A heap cap: a pathological tree (millions of entries) ends the worker, not the host; its
+  // calls are refused.
+  const started = new Worker(PLANNER_WORKER_SOURCE, {
+    eval: true,
+    workerData,
+    env: SHARE_ENV,
+    resourceLimits: { maxOldGenerationSizeMb: 256 },
+  })
   started.unref()
   started.on('message', (message: PlannerReply) => {
     const settle = pending.get(message.id)

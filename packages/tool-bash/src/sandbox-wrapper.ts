@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { rm } from 'node:fs/promises'
 import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime'
 import { BashProtectionError } from './errors'
+import { makePrivateTmp } from './private-tmp'
 import type { CommandRequest, CommandWrapper, SpawnPlan } from './run-command'
 import { DEFAULT_MAX_SCAN_ENTRIES } from './sandbox-config'
 import { type FinishReport, finishCall, PlannerError, prepareCall } from './sandbox-planner'
@@ -22,9 +21,6 @@ export interface SandboxPolicy {
    */
   readonly maxScanEntries?: number
 }
-
-/** The prefix of each call's private `TMPDIR` under `os.tmpdir()`. */
-export const PRIVATE_TMP_PREFIX = 'dsh-bash-tmp-'
 
 /**
  * A {@link CommandWrapper} that runs each command inside `@anthropic-ai/sandbox-runtime`'s
@@ -48,7 +44,7 @@ export const PRIVATE_TMP_PREFIX = 'dsh-bash-tmp-'
 export function createSandboxWrapper(policy: SandboxPolicy): CommandWrapper {
   return async (request: CommandRequest): Promise<SpawnPlan> => {
     request.signal.throwIfAborted()
-    const privateTmp = await mkdtemp(join(tmpdir(), PRIVATE_TMP_PREFIX))
+    const privateTmp = await makePrivateTmp()
     const removeTmp = () => rm(privateTmp, { recursive: true, force: true })
     let id: number
     let wrapped: string

@@ -35,7 +35,7 @@ export interface ScanLimits {
 }
 
 // Directories read at once: enough to keep the disk busy, few enough to keep the fd count low.
-const CONCURRENCY = 4
+const CONCURRENCY = 8
 
 /**
  * Every protected entry under `roots`: each entry with a protected name and each git-shaped
@@ -110,14 +110,10 @@ const GONE = new Set(['ENOENT', 'ENOTDIR'])
 async function listDirectory(dir: string, root: boolean, count: () => void): Promise<Listed[]> {
   const entries: Listed[] = []
   try {
-    const handle = await opendir(dir, { bufferSize: 64 })
-    try {
-      for (let entry = await handle.read(); entry !== null; entry = await handle.read()) {
-        count()
-        entries.push({ name: entry.name, directory: entry.isDirectory() })
-      }
-    } finally {
-      await handle.close().catch(() => {})
+    // The iterator closes the directory however the loop ends.
+    for await (const entry of await opendir(dir, { bufferSize: 128 })) {
+      count()
+      entries.push({ name: entry.name, directory: entry.isDirectory() })
     }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
