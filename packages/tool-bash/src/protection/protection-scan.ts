@@ -1,5 +1,6 @@
-import { lstat, opendir } from 'node:fs/promises'
+import { type BigIntStats, lstatSync, opendirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { type Listed, ListingCache } from './listing-cache'
 import { isProtectedName, looksLikeGitDir } from './protected-names'
 
 /** One protected entry found under a writable root, with what identifies its content. */
@@ -30,18 +31,24 @@ export class ProtectionScanError extends Error {
 export interface ScanLimits {
   /** Entries read in all directories together; one more fails the scan. */
   readonly maxEntries: number
-  /** Aborting fails the scan with the signal's reason. */
+  /** Aborting fails the scan with the signal's reason (checked between batches of directories). */
   readonly signal?: AbortSignal
+  /** Listings from earlier scans: a directory whose state is unchanged is not read again. */
+  readonly cache?: ListingCache
 }
 
-// Directories read at once: enough to keep the disk busy, few enough to keep the fd count low.
-const CONCURRENCY = 8
+// Directories visited between two turns of the thread's event loop (where an abort lands).
+const BATCH = 256
 
 /**
  * Every protected entry under `roots`: each entry with a protected name and each git-shaped
  * directory, found by reading every directory (no symlink is followed, and a protected
  * directory is not entered — it is protected whole). Nothing is assumed about the tree: it has
  * no depth limit and depends on no external program.
+ *
+ * It uses synchronous file calls, several times faster than their promise forms: it runs in the
+ * sandbox planner's worker thread, never on the host's, and yields every few hundred
+ * directories so an abort can land.
  *
  * @throws {ProtectionScanError} past `maxEntries` entries, or when a directory cannot be read —
  *   the protection cannot be computed, so the caller must refuse, not pass.
@@ -53,84 +60,91 @@ export async function scanProtectedEntries(
   const found: ProtectedEntry[] = []
   const queue = roots.map((path) => ({ path, root: true }))
   let read = 0
-
-  const visit = async (dir: string, root: boolean): Promise<void> => {
+  const count = (entries: number) => {
+    read += entries
+    if (read > limits.maxEntries) {
+      throw new ProtectionScanError(
+        `the writable roots hold more than ${limits.maxEntries} entries (sandbox.maxScanEntries)`,
+      )
+    }
+  }
+  for (let visited = 0; queue.length > 0; visited++) {
+    if (visited % BATCH === BATCH - 1) await new Promise((resolve) => setImmediate(resolve))
     limits.signal?.throwIfAborted()
-    const entries = await listDirectory(dir, root, () => {
-      if (++read > limits.maxEntries) {
-        throw new ProtectionScanError(
-          `the writable roots hold more than ${limits.maxEntries} entries (sandbox.maxScanEntries)`,
-        )
-      }
-    })
+    const { path: dir, root } = queue.pop()!
+    const entries = readListing(dir, root, count, limits.cache)
     if (!root && looksLikeGitDir(new Set(entries.map((entry) => entry.name)))) {
-      await record(found, dir, 'git-dir')
-      return
+      record(found, dir, 'git-dir')
+      continue
     }
     for (const entry of entries) {
       const path = join(dir, entry.name)
-      if (isProtectedName(entry.name)) await record(found, path, 'named')
+      if (isProtectedName(entry.name)) record(found, path, 'named')
       else if (entry.directory) queue.push({ path, root: false })
     }
   }
-
-  let active = 0
-  await new Promise<void>((resolve, reject) => {
-    let failed = false
-    const pump = () => {
-      while (!failed && active < CONCURRENCY && queue.length > 0) {
-        const next = queue.pop()!
-        active++
-        visit(next.path, next.root).then(
-          () => {
-            active--
-            pump()
-          },
-          (error: unknown) => {
-            failed = true
-            reject(error)
-          },
-        )
-      }
-      if (!failed && active === 0 && queue.length === 0) resolve()
-    }
-    pump()
-  })
   return found
 }
 
-interface Listed {
-  readonly name: string
-  readonly directory: boolean
+/** The entries of `dir`: from the cache when its state is unchanged, else read. */
+function readListing(
+  dir: string,
+  root: boolean,
+  count: (entries: number) => void,
+  cache: ListingCache | undefined,
+): readonly Listed[] {
+  if (cache === undefined) return listDirectory(dir, root, count)
+  // A root may be a symlink to the directory; below it, only real directories are queued.
+  const stats = statOf(dir, root)
+  if (stats === undefined) return listDirectory(dir, root, count)
+  const kept = cache.get(dir, ListingCache.keyOf(stats))
+  if (kept !== undefined) {
+    count(kept.length)
+    return kept
+  }
+  const entries = listDirectory(dir, root, count)
+  cache.set(dir, stats, entries)
+  return entries
+}
+
+function statOf(path: string, follow: boolean): BigIntStats | undefined {
+  try {
+    return (follow ? statSync : lstatSync)(path, { bigint: true })
+  } catch {
+    return undefined
+  }
 }
 
 const GONE = new Set(['ENOENT', 'ENOTDIR'])
 
 /** The entries of `dir`, read in small batches so that `count` bounds the memory too. */
-async function listDirectory(dir: string, root: boolean, count: () => void): Promise<Listed[]> {
+function listDirectory(dir: string, root: boolean, count: (entries: number) => void): Listed[] {
   const entries: Listed[] = []
+  let handle: ReturnType<typeof opendirSync>
   try {
-    // The iterator closes the directory however the loop ends.
-    for await (const entry of await opendir(dir, { bufferSize: 128 })) {
-      count()
-      entries.push({ name: entry.name, directory: entry.isDirectory() })
-    }
+    handle = opendirSync(dir, { bufferSize: 128 })
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     // Removed while the walk ran (or a missing allowWrite root): nothing there to protect.
     if (code !== undefined && GONE.has(code)) return []
-    if (error instanceof ProtectionScanError) throw error
-    if (code === undefined) throw error
     throw new ProtectionScanError(
-      `cannot read ${root ? 'writable root' : 'directory'} ${dir} (${code})`,
+      `cannot read ${root ? 'writable root' : 'directory'} ${dir} (${code ?? (error as Error).message})`,
       root ? undefined : dir,
     )
+  }
+  try {
+    for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) {
+      count(1)
+      entries.push({ name: entry.name, directory: entry.isDirectory() })
+    }
+  } finally {
+    handle.closeSync()
   }
   return entries
 }
 
-async function record(found: ProtectedEntry[], path: string, kind: ProtectedEntry['kind']): Promise<void> {
-  const stats = await lstat(path, { bigint: true }).catch(() => undefined)
+function record(found: ProtectedEntry[], path: string, kind: ProtectedEntry['kind']): void {
+  const stats = statOf(path, false)
   if (stats === undefined) return // removed since it was listed
   found.push({
     path,

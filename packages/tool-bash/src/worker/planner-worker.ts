@@ -10,6 +10,7 @@
 import { join } from 'node:path'
 import { parentPort, workerData } from 'node:worker_threads'
 import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime'
+import { ListingCache } from '../protection/listing-cache'
 import { changedEntries, moveAside } from '../protection/protection-check'
 import { type ProtectedEntry, ProtectionScanError, scanProtectedEntries } from '../protection/protection-scan'
 import {
@@ -30,6 +31,8 @@ interface Call {
 
 const port = parentPort!
 const calls = new Map<number, Call>()
+// Shared by every scan of this process: a directory no call touched is not read again.
+const listings = new ListingCache()
 const manager: Promise<Manager> = import((workerData as PlannerWorkerData).libraryUrl).then(
   (library: typeof import('@anthropic-ai/sandbox-runtime')) => {
     installBaseConfig(library.SandboxManager)
@@ -77,7 +80,11 @@ async function prepare(request: Extract<PlannerRequest, { type: 'prepare' }>): P
   let held: string[]
   let before: ProtectedEntry[]
   try {
-    before = await scanProtectedEntries(request.roots, { maxEntries: request.maxScanEntries, signal })
+    before = await scanProtectedEntries(request.roots, {
+      maxEntries: request.maxScanEntries,
+      signal,
+      cache: listings,
+    })
     held = before.map((entry) => entry.path)
     // A missing top-level `.git` is held by an empty mount point: `git init` and a `gitdir:`
     // pointer fail at once there, instead of being undone after the call.
@@ -132,7 +139,7 @@ async function finish(id: number): Promise<PlannerReply> {
   }
   ;(await manager).cleanupAfterCommand()
   try {
-    const after = await scanProtectedEntries(call.roots, { maxEntries: call.maxScanEntries })
+    const after = await scanProtectedEntries(call.roots, { maxEntries: call.maxScanEntries, cache: listings })
     const changed = await changedEntries(call.before, after)
     return { id, ok: true, moved: await Promise.all(changed.map(moveAside)) }
   } catch (error) {
