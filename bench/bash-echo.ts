@@ -177,7 +177,13 @@ export default async function run(): Promise<BenchRow[]> {
     const block = await measureBlock(sandboxed)
     const workload = `bash_echo: host event-loop block per ${sandboxed ? 'sandboxed' : 'unsandboxed'} call`
     const blockNote = `${note}; fresh workspace`
-    rows.push({ workload, metric: 'busy p50', value: percentile(block.busy, 50), unit: 'ms/call', note: blockNote })
+    rows.push({
+      workload,
+      metric: 'busy p50',
+      value: percentile(block.busy, 50),
+      unit: 'ms/call',
+      note: blockNote,
+    })
     rows.push({ workload, metric: 'stall p50', value: percentile(block.stall, 50), unit: 'ms/call' })
     rows.push({ workload, metric: 'stall p95', value: percentile(block.stall, 95), unit: 'ms/call' })
   }
