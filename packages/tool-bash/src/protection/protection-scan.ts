@@ -68,10 +68,14 @@ export async function scanProtectedEntries(
       )
     }
   }
+  // Roots may nest (an allowWrite directory inside the workdir): each directory is read once.
+  const seen = new Set<string>()
   for (let visited = 0; queue.length > 0; visited++) {
     if (visited % BATCH === BATCH - 1) await new Promise((resolve) => setImmediate(resolve))
     limits.signal?.throwIfAborted()
     const { path: dir, root } = queue.pop()!
+    if (seen.has(dir)) continue
+    seen.add(dir)
     const entries = readListing(dir, root, count, limits.cache)
     if (!root && looksLikeGitDir(new Set(entries.map((entry) => entry.name)))) {
       record(found, dir, 'git-dir')
