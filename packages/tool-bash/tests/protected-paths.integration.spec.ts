@@ -144,25 +144,31 @@ describe.each(ripgrepModes)('protected entries under a writable root (%s)', (_mo
       "echo 'ref: refs/heads/main' > planted/HEAD",
       `printf "${armedConfig()}" > planted/config`,
       '(echo "gitdir: $PWD/planted" > .git) 2>/dev/null',
+      '(git init -q . ) 2>/dev/null',
       'echo "gitdir: $PWD/planted" > sub/.git',
+      'mkdir -p viaLink && ln -s ../planted viaLink/.git',
     ].join('; ')
     const result = await run(plant)
     expect(codeOf(result)).toBe('BASH_PROTECTION_VIOLATED')
     // The top-level .git is held during the call: the write failed there.
     expect(existsSync(join(workspace, '.git'))).toBe(false)
     expect(existsSync(join(workspace, 'sub', '.git'))).toBe(false)
+    expect(existsSync(join(workspace, 'viaLink', '.git'))).toBe(false)
     expect(existsSync(join(workspace, 'planted', 'HEAD'))).toBe(false)
-    for (const dir of [workspace, join(workspace, 'sub'), join(workspace, 'planted')]) hostGitStatus(dir)
+    for (const dir of ['', 'sub', 'viaLink', 'planted']) hostGitStatus(join(workspace, dir))
     expect(existsSync(marker)).toBe(false)
   })
 
   it('host-read config files (.envrc, .npmrc, .yarnrc.yml, .gitattributes, …) cannot be created or changed anywhere', async () => {
     writeFileSync(join(workspace, '.envrc'), 'export SAFE=1\n')
+    mkdirSync(join(workspace, 'old'))
+    writeFileSync(join(workspace, 'old', '.npmrc'), 'safe=1\n')
     const names = ['.npmrc', '.yarnrc.yml', '.gitattributes', '.tool-versions', '.env']
     const run = await tool()
     const result = await run(
       [
         '(echo "touch evil" >> .envrc) 2>/dev/null',
+        '(echo "script-shell=/tmp/evil" >> old/.npmrc) 2>/dev/null',
         'mkdir -p pkg/.vscode && echo "{}" > pkg/.vscode/tasks.json',
         ...names.map((name) => `echo evil > ${name}; echo evil > pkg/${name}`),
         'echo fine > fine.txt',
@@ -170,6 +176,7 @@ describe.each(ripgrepModes)('protected entries under a writable root (%s)', (_mo
     )
     expect(codeOf(result)).toBe('BASH_PROTECTION_VIOLATED')
     expect(readFileSync(join(workspace, '.envrc'), 'utf8')).toBe('export SAFE=1\n')
+    expect(readFileSync(join(workspace, 'old', '.npmrc'), 'utf8')).toBe('safe=1\n')
     for (const name of names) {
       for (const dir of [workspace, join(workspace, 'pkg')]) {
         expect(existsSync(join(dir, name)), `${dir}/${name}`).toBe(false)
