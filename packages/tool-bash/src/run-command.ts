@@ -1,6 +1,6 @@
-import { type ChildProcessByStdio, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
+import type { EventEmitter } from 'node:events'
 import { stat } from 'node:fs/promises'
-import type { Readable } from 'node:stream'
 import { isToolsError } from '@dsh/tools-core'
 import { BashSpawnError } from './errors'
 import { killProcessGroup } from './kill-process-group'
@@ -54,10 +54,32 @@ export interface SpawnPlan {
   /** The complete environment of `file`. */
   readonly env: Readonly<Record<string, string>>
   /**
+   * Starts the process instead of `child_process.spawn` (detached, stdin closed, output piped):
+   * the sandbox starts it off the host thread.
+   */
+  spawn?(cwd: string): SpawnedProcess
+  /**
    * Called exactly once, after the spawned process has exited (or failed to start). A rejection
    * (e.g. the sandbox found protected entries changed) becomes the call's error.
    */
   release(): Promise<void>
+}
+
+/**
+ * What {@link runCommand} uses of a started process — a `ChildProcess` has it: `pid` once
+ * started, `stdout`/`stderr` emitting `'data'` Buffers (and `destroy()` to close our ends), and
+ * the `spawn`, `error`, `exit` and `close` events.
+ */
+export interface SpawnedProcess extends EventEmitter {
+  readonly pid?: number | undefined
+  readonly stdout: OutputStream
+  readonly stderr: OutputStream
+}
+
+/** One output stream of a {@link SpawnedProcess}. */
+export interface OutputStream {
+  on(event: 'data', listener: (chunk: Buffer) => void): unknown
+  destroy(): void
 }
 
 /**
@@ -108,14 +130,16 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
   const plan = await planSpawn(options)
   // Aborted while the plan was made: nothing was started.
   if (plan === undefined) return ABORTED_BEFORE_START
-  let child: ChildProcessByStdio<null, Readable, Readable>
+  let child: SpawnedProcess
   try {
-    child = spawn(plan.file, plan.args, {
-      cwd: options.cwd,
-      env: plan.env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    child =
+      plan.spawn?.(options.cwd) ??
+      spawn(plan.file, plan.args, {
+        cwd: options.cwd,
+        env: plan.env,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
   } catch (error) {
     // spawn() throws synchronously for some failures (E2BIG: a command past the kernel's
     // argument size limit); nothing started, so the plan is released here.

@@ -2,9 +2,12 @@ import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
 import { SHARE_ENV, Worker } from 'node:worker_threads'
 import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime'
+import { killProcessGroup } from './kill-process-group'
 import type { MovedEntry } from './protection/protection-check'
+import { RemoteChild } from './remote-child'
 import { PLANNER_WORKER_SOURCE } from './worker/generated/planner-worker-source'
 import type {
+  ChildEvent,
   PlannerFailure,
   PlannerReply,
   PlannerRequest,
@@ -42,7 +45,14 @@ type Settle = (reply: PlannerReply) => void
 
 let worker: Worker | undefined
 const pending = new Map<number, Settle>()
+const children = new Map<number, RemoteChild>()
 let nextId = 0
+
+/** The worker is referenced exactly while a request is pending or a process it started runs. */
+function holdWorker(target: Worker): void {
+  if (pending.size + children.size > 0) target.ref()
+  else target.unref()
+}
 
 /**
  * The process-wide planner worker, started on first use. It is referenced only while a request
@@ -65,16 +75,29 @@ function plannerWorker(): Worker {
     resourceLimits: { maxOldGenerationSizeMb: 256 },
   })
   started.unref()
-  started.on('message', (message: PlannerReply) => {
-    const settle = pending.get(message.id)
-    pending.delete(message.id)
-    if (pending.size === 0) started.unref()
-    settle?.(message)
+  started.on('message', (message: PlannerReply | ChildEvent) => {
+    if ('event' in message) {
+      const child = children.get(message.id)
+      if (message.event === 'close') children.delete(message.id)
+      child?.deliver(message)
+    } else {
+      const settle = pending.get(message.id)
+      pending.delete(message.id)
+      settle?.(message)
+    }
+    holdWorker(started)
   })
   const fail = (reason: string) => {
     if (worker === started) worker = undefined
     for (const [id, settle] of pending) settle({ id, ok: false, failure: 'wrap', message: reason })
     pending.clear()
+    // The processes it started outlive it (they are detached): end them, and their calls.
+    for (const [id, child] of children) {
+      if (child.pid !== undefined) killProcessGroup(child.pid, 'SIGKILL')
+      child.deliver({ id, event: 'error', message: reason, started: child.pid !== undefined })
+      child.deliver({ id, event: 'close', code: null, signal: 'SIGKILL' })
+    }
+    children.clear()
   }
   started.on('error', (error) => fail(`the sandbox planner failed: ${error.message}`))
   started.on('exit', (code) => fail(`the sandbox planner exited (code ${code})`))
@@ -86,7 +109,7 @@ function send(request: PlannerRequest): Promise<PlannerReply> {
   const target = plannerWorker()
   return new Promise((resolve) => {
     pending.set(request.id, resolve)
-    target.ref()
+    holdWorker(target)
     target.postMessage(request)
   })
 }
@@ -127,4 +150,27 @@ export async function finishCall(id: number): Promise<FinishReport> {
   return reply.unverified === undefined
     ? { moved: reply.moved }
     : { moved: reply.moved, unverified: reply.unverified }
+}
+
+/**
+ * Start a planned command in the planner worker instead of on the host thread: `spawn()` forks
+ * the whole process synchronously, the one cost of a sandboxed call left on the host thread.
+ * Output, exit and close come back as events on the returned child.
+ */
+export function spawnInPlanner(
+  file: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string>>,
+  cwd: string,
+): RemoteChild {
+  const target = plannerWorker()
+  const id = ++nextId
+  const child = new RemoteChild(
+    (bytes) => target.postMessage({ type: 'ack', id, bytes } satisfies PlannerRequest),
+    () => target.postMessage({ type: 'destroy-pipes', id } satisfies PlannerRequest),
+  )
+  children.set(id, child)
+  holdWorker(target)
+  target.postMessage({ type: 'spawn', id, file, args, env, cwd } satisfies PlannerRequest)
+  return child
 }

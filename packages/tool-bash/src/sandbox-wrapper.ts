@@ -5,7 +5,7 @@ import { BashProtectionError } from './errors'
 import { makePrivateTmp } from './private-tmp'
 import type { CommandRequest, CommandWrapper, SpawnPlan } from './run-command'
 import { DEFAULT_MAX_SCAN_ENTRIES } from './sandbox-config'
-import { type FinishReport, finishCall, PlannerError, prepareCall } from './sandbox-planner'
+import { type FinishReport, finishCall, PlannerError, prepareCall, spawnInPlanner } from './sandbox-planner'
 
 /** What one sandboxed command may touch. */
 export interface SandboxPolicy {
@@ -73,11 +73,15 @@ export function createSandboxWrapper(policy: SandboxPolicy): CommandWrapper {
       }
       throw error
     }
+    // --norc/--noprofile: this outer shell only execs bwrap and must source nothing of the host.
+    const args = ['--norc', '--noprofile', '-c', wrapped]
+    const env = { ...request.env, TMPDIR: privateTmp }
     return {
-      // --norc/--noprofile: this outer shell only execs bwrap and must source nothing of the host.
       file: 'bash',
-      args: ['--norc', '--noprofile', '-c', wrapped],
-      env: { ...request.env, TMPDIR: privateTmp },
+      args,
+      env,
+      // Started by the planner worker: the fork of spawn() stays off the host thread too.
+      spawn: (cwd) => spawnInPlanner('bash', args, env, cwd),
       release: async () => {
         const [report] = await Promise.all([finishCall(id), removeTmp()])
         assertUntouched(report)

@@ -17,6 +17,28 @@ export type PlannerRequest =
     }
   | { readonly type: 'abort'; readonly id: number }
   | { readonly type: 'finish'; readonly id: number }
+  | SpawnRequest
+  | { readonly type: 'ack'; readonly id: number; readonly bytes: number }
+  | { readonly type: 'destroy-pipes'; readonly id: number }
+
+/** Start a planned command in the worker (see `WorkerSpawner`). */
+export interface SpawnRequest {
+  readonly type: 'spawn'
+  readonly id: number
+  readonly file: string
+  readonly args: readonly string[]
+  readonly env: Readonly<Record<string, string>>
+  readonly cwd: string
+}
+
+/** What happens to a command the worker started, as the host's `ChildProcess` would emit it. */
+export type ChildEvent = { readonly id: number } & (
+  | { readonly event: 'spawn'; readonly pid: number }
+  | { readonly event: 'error'; readonly message: string; readonly started: boolean }
+  | { readonly event: 'data'; readonly stream: 'stdout' | 'stderr'; readonly chunk: Uint8Array }
+  | { readonly event: 'exit' }
+  | { readonly event: 'close'; readonly code: number | null; readonly signal: NodeJS.Signals | null }
+)
 
 /** Why a request failed: `protection` — the protected entries could not be computed. */
 export type PlannerFailure = 'protection' | 'aborted' | 'wrap'

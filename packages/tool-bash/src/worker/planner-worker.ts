@@ -19,6 +19,7 @@ import {
   type PlannerRequest,
   type PlannerWorkerData,
 } from './planner-protocol'
+import { WorkerSpawner } from './worker-spawner'
 
 type Manager = typeof import('@anthropic-ai/sandbox-runtime').SandboxManager
 
@@ -56,12 +57,16 @@ function installBaseConfig(sandbox: Manager): void {
 }
 
 const reply = (message: PlannerReply) => port.postMessage(message)
+const spawner = new WorkerSpawner((event) => port.postMessage(event))
 
 port.on('message', (request: PlannerRequest) => {
   if (request.type === 'abort') {
     calls.get(request.id)?.controller.abort(new Error('aborted'))
     return
   }
+  if (request.type === 'spawn') return spawner.start(request)
+  if (request.type === 'ack') return spawner.ack(request.id, request.bytes)
+  if (request.type === 'destroy-pipes') return spawner.destroyPipes(request.id)
   const work = request.type === 'prepare' ? prepare(request) : finish(request.id)
   work.then(reply, (error: unknown) =>
     reply({ id: request.id, ok: false, failure: 'wrap', message: (error as Error).message }),
