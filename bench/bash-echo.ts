@@ -5,9 +5,11 @@
 // `spawn('bash', ['-c', 'true'])` in the same run; every figure is also given as a ratio to it.
 // The host event-loop block per call is measured separately: the host thread's busy time per
 // call (`performance.eventLoopUtilization().active`) and the longest stall of its event loop
-// during the call (`monitorEventLoopDelay`, 1 ms resolution), p50 over the calls.
+// during the call (`monitorEventLoopDelay`, 1 ms resolution), p50 over the calls — both
+// wall-clock, so a loaded machine inflates them — and the host thread's own CPU time per call
+// (Linux: `/proc/self/task/<pid>/stat`, mean over the calls), which contention does not.
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
@@ -90,6 +92,19 @@ async function measurePrewrappedSpawn(): Promise<number[]> {
 interface Block {
   readonly busy: number[]
   readonly stall: number[]
+  /** Mean CPU ms of the host (main) thread per call, or `undefined` off Linux. */
+  cpu?: number
+}
+
+/** CPU ms the main thread has used so far (utime + stime, 10 ms ticks), or `undefined`. */
+function mainThreadCpuMs(): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return undefined
+  }
 }
 
 /** Per call: the host thread's busy ms and its event loop's longest stall in ms. */
@@ -107,6 +122,11 @@ async function sampleBlock(once: (index: number) => Promise<void>): Promise<Bloc
     // The histogram's floor is its resolution: what is above it is the stall.
     block.stall.push(Math.max(0, delay.max / 1e6 - 1))
   }
+  // A separate pass: the delay monitor's 1 ms timer costs the thread CPU of its own.
+  const cpuBefore = mainThreadCpuMs()
+  for (let i = 0; i < CALLS; i++) await once(i)
+  const cpuAfter = mainThreadCpuMs()
+  if (cpuBefore !== undefined && cpuAfter !== undefined) block.cpu = (cpuAfter - cpuBefore) / CALLS
   return block
 }
 
@@ -186,6 +206,9 @@ export default async function run(): Promise<BenchRow[]> {
     })
     rows.push({ workload, metric: 'stall p50', value: percentile(block.stall, 50), unit: 'ms/call' })
     rows.push({ workload, metric: 'stall p95', value: percentile(block.stall, 95), unit: 'ms/call' })
+    if (block.cpu !== undefined) {
+      rows.push({ workload, metric: 'host-thread CPU mean', value: block.cpu, unit: 'ms/call' })
+    }
   }
   for (const variant of VARIANTS) {
     const samples = await measure(variant)
