@@ -66,4 +66,28 @@ describe('the host event loop during sandboxed calls', () => {
     // before, 48 ms after, on a loaded 2-core machine).
     expect(delay.max / 1e6).toBeLessThan(250)
   })
+
+  it('a flood of output relayed from the planner worker keeps the loop ticking and the capture capped', async () => {
+    const ctx = new Context()
+    await ctx.plugin(ToolRuntime)
+    await ctx.plugin(bash, { workdir: workspace, sandbox: { fallback: 'refuse' }, maxStdoutBytes: 4096 })
+    let ticks = 0
+    const timer = setInterval(() => ticks++, 5)
+    try {
+      const result = await ctx.tools.execute({
+        callId: 'flood',
+        name: 'bash',
+        arguments: { command: 'head -c 100000000 /dev/zero; echo done >&2', description: 'flood' },
+        signal: new AbortController().signal,
+      })
+      if (result.isError) throw new Error(result.error.message)
+      const value = result.value as { stdout: string; stderr: string; truncated: boolean }
+      expect(value.truncated).toBe(true)
+      expect(value.stdout.length).toBeLessThan(4096 + 100)
+      expect(value.stderr).toBe('done\n')
+    } finally {
+      clearInterval(timer)
+    }
+    expect(ticks).toBeGreaterThan(10)
+  })
 })
