@@ -27,8 +27,10 @@ export {
   type CommandOutcome,
   type CommandRequest,
   type CommandWrapper,
+  type OutputStream,
   type RunCommandOptions,
   runCommand,
+  type SpawnedProcess,
   type SpawnPlan,
 } from './run-command'
 export {
