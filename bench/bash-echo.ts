@@ -3,7 +3,16 @@
 // rendering): unsandboxed, unsandboxed with the timeout policy, and in the OS sandbox (the
 // default: @anthropic-ai/sandbox-runtime + bubblewrap). The floor is a bare detached
 // `spawn('bash', ['-c', 'true'])` in the same run; every figure is also given as a ratio to it.
+// The host event-loop block per call is measured separately: the host thread's busy time per
+// call (`performance.eventLoopUtilization().active`) and the longest stall of its event loop
+// during the call (`monitorEventLoopDelay`, 1 ms resolution), p50 over the calls — both
+// wall-clock, so a loaded machine inflates them — and the host thread's own CPU time per call
+// (Linux: `/proc/self/task/<pid>/stat`, mean over the calls), which contention does not.
 import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
 import { Context } from '@deepseek-ai/cordis'
 import * as bash from '@dsh/tool-bash'
 import * as timeoutPolicy from '@dsh/tool-call-timeout-policy'
@@ -80,6 +89,72 @@ async function measurePrewrappedSpawn(): Promise<number[]> {
   }
 }
 
+interface Block {
+  readonly busy: number[]
+  readonly stall: number[]
+  /** Mean CPU ms of the host (main) thread per call, or `undefined` off Linux. */
+  cpu?: number
+}
+
+/** CPU ms the main thread has used so far (utime + stime, 10 ms ticks), or `undefined`. */
+function mainThreadCpuMs(): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return undefined
+  }
+}
+
+/** Per call: the host thread's busy ms and its event loop's longest stall in ms. */
+async function sampleBlock(once: (index: number) => Promise<void>): Promise<Block> {
+  for (let i = 0; i < WARMUP; i++) await once(i)
+  const block: Block = { busy: [], stall: [] }
+  for (let i = 0; i < CALLS; i++) {
+    const delay = monitorEventLoopDelay({ resolution: 1 })
+    delay.enable()
+    const before = performance.eventLoopUtilization()
+    await once(i)
+    const used = performance.eventLoopUtilization(before)
+    delay.disable()
+    block.busy.push(used.active)
+    // The histogram's floor is its resolution: what is above it is the stall.
+    block.stall.push(Math.max(0, delay.max / 1e6 - 1))
+  }
+  // A separate pass: the delay monitor's 1 ms timer costs the thread CPU of its own.
+  const cpuBefore = mainThreadCpuMs()
+  for (let i = 0; i < CALLS; i++) await once(i)
+  const cpuAfter = mainThreadCpuMs()
+  if (cpuBefore !== undefined && cpuAfter !== undefined) block.cpu = (cpuAfter - cpuBefore) / CALLS
+  return block
+}
+
+/**
+ * The event-loop block of a `bash { command: 'true' }` call, sandboxed and not, in a fresh
+ * workspace (the protection scans' own cost grows with the workspace, off the host thread).
+ */
+async function measureBlock(sandbox: boolean): Promise<Block> {
+  const workdir = mkdtempSync(join(tmpdir(), 'dsh-bench-bash-'))
+  try {
+    const ctx = new Context()
+    await ctx.plugin(ToolRuntime)
+    await ctx.plugin(bash, { workdir, sandbox: sandbox ? { fallback: 'refuse' } : false })
+    const signal = new AbortController().signal
+    return await sampleBlock(async (index) => {
+      const result = await ctx.tools.execute({
+        callId: `block-${index}`,
+        name: 'bash',
+        arguments: { command: 'true', description: 'no-op' },
+        signal,
+      })
+      if (result.isError) throw new Error(`bash failed: ${result.error.message}`)
+    })
+  } finally {
+    rmSync(workdir, { recursive: true, force: true })
+  }
+}
+
 async function sample(once: (index: number) => Promise<void>): Promise<number[]> {
   for (let i = 0; i < WARMUP; i++) await once(i)
   const samples: number[] = []
@@ -118,6 +193,23 @@ export default async function run(): Promise<BenchRow[]> {
     value: percentile(chain, 50) / floorP50,
     unit: '×',
   })
+  for (const sandboxed of [true, false]) {
+    const block = await measureBlock(sandboxed)
+    const workload = `bash_echo: host event-loop block per ${sandboxed ? 'sandboxed' : 'unsandboxed'} call`
+    const blockNote = `${note}; fresh workspace`
+    rows.push({
+      workload,
+      metric: 'busy p50',
+      value: percentile(block.busy, 50),
+      unit: 'ms/call',
+      note: blockNote,
+    })
+    rows.push({ workload, metric: 'stall p50', value: percentile(block.stall, 50), unit: 'ms/call' })
+    rows.push({ workload, metric: 'stall p95', value: percentile(block.stall, 95), unit: 'ms/call' })
+    if (block.cpu !== undefined) {
+      rows.push({ workload, metric: 'host-thread CPU mean', value: block.cpu, unit: 'ms/call' })
+    }
+  }
   for (const variant of VARIANTS) {
     const samples = await measure(variant)
     const workload = `bash_echo: ${variant.label}`

@@ -1,4 +1,11 @@
-import { defineTool, ToolArgsError, type ToolDefinition } from '@dsh/tools-core'
+import {
+  defineTool,
+  linkSignals,
+  ToolAbortedError,
+  ToolArgsError,
+  type ToolDefinition,
+  type ToolRunContext,
+} from '@dsh/tools-core'
 import { BASH_PARAMETERS, BASH_RESULT_SCHEMA, type BashArgs, type BashResult } from './bash-result'
 import type { BashConfig } from './config'
 import { buildEnvironment } from './environment'
@@ -39,6 +46,12 @@ const budgetOf = (config: BashConfig, args: BashArgs): number => {
 export interface CreateBashToolOptions {
   /** Receives the one startup warning when the sandbox is unavailable (default `console.warn`). */
   readonly warn?: (message: string) => void
+  /**
+   * The tool's lifetime (the plugin passes its fiber's): when it aborts, every call in flight is
+   * aborted like by its own signal — its process group killed at whatever phase it is — and
+   * ends `ABORTED`.
+   */
+  readonly lifetime?: AbortSignal
 }
 
 /**
@@ -82,32 +95,59 @@ export function createBashTool(
     presentCall: (args) => presentBashCall(args, config.workdir),
     presentResult: (args, record, meta) => presentBashResult(args, record, meta),
     async execute(args, exec) {
-      const wrap = await sandboxGate()
-      const meter = new ProgressMeter({
-        intervalMs: config.progressIntervalMs,
-        report: (update) => exec.progress(update),
-      })
-      const outcome = await runCommand({
-        onOutput: (chunk) => meter.push(chunk),
-        command: args.command,
-        cwd: resolveCallWorkdir(config.workdir, args.workdir),
-        env: buildEnvironment(process.env, config.envAllowList, config.env),
-        signal: exec.signal,
-        timeoutMs: effectiveTimeoutMs(config, args.timeoutMs),
-        killGraceMs: config.killGraceMs,
-        maxStdoutBytes: config.maxStdoutBytes,
-        maxStderrBytes: config.maxStderrBytes,
-        ...(wrap === undefined ? {} : { wrap }),
-      })
-      const value: BashResult = {
-        stdout: outcome.stdout,
-        stderr: outcome.stderr,
-        exitCode: outcome.exitCode,
-        signal: outcome.signal,
-        truncated: outcome.truncated,
-        timedOut: outcome.timedOut,
+      const lifetime = options.lifetime
+      if (lifetime === undefined) return run(args, exec, exec.signal)
+      const link = linkSignals(exec.signal, lifetime)
+      const ended = await run(args, exec, link.signal).then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      )
+      link.dispose()
+      // Ended by the tool's lifetime, not by the caller: an abort, whatever the body made of it.
+      if (lifetime.aborted && !exec.signal.aborted) {
+        throw new ToolAbortedError('tool call aborted: the bash tool was disposed')
       }
-      return value
+      if ('error' in ended) throw ended.error
+      return ended.value
     },
+  })
+
+  async function run(args: BashArgs, exec: ToolRunContext, signal: AbortSignal): Promise<BashResult> {
+    const wrap = await untilAborted(sandboxGate(), signal)
+    const meter = new ProgressMeter({
+      intervalMs: config.progressIntervalMs,
+      report: (update) => exec.progress(update),
+    })
+    const outcome = await runCommand({
+      onOutput: (chunk) => meter.push(chunk),
+      command: args.command,
+      cwd: resolveCallWorkdir(config.workdir, args.workdir),
+      env: buildEnvironment(process.env, config.envAllowList, config.env),
+      signal,
+      timeoutMs: effectiveTimeoutMs(config, args.timeoutMs),
+      killGraceMs: config.killGraceMs,
+      maxStdoutBytes: config.maxStdoutBytes,
+      maxStderrBytes: config.maxStderrBytes,
+      ...(wrap === undefined ? {} : { wrap }),
+    })
+    const value: BashResult = {
+      stdout: outcome.stdout,
+      stderr: outcome.stderr,
+      exitCode: outcome.exitCode,
+      signal: outcome.signal,
+      truncated: outcome.truncated,
+      timedOut: outcome.timedOut,
+    }
+    return value
+  }
+}
+
+/** `promise`, or the signal's reason as soon as it aborts (the sandbox probe may still be running). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason)
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
   })
 }

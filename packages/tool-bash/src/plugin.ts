@@ -23,5 +23,11 @@ export function apply(ctx: Context, config?: BashConfigInput): void {
     )
   }
   const logger = ctx.logger('tool-bash')
-  ctx.tools.register(createBashTool(resolved.value, { warn: (message) => logger.warn(message) }))
+  // Disposing the plugin (its context, or the agent scope it was registered through) aborts
+  // every call in flight, whatever the runtime does with them.
+  const lifetime = new AbortController()
+  ctx.effect(() => () => lifetime.abort(), 'tool-bash/calls in flight')
+  ctx.tools.register(
+    createBashTool(resolved.value, { warn: (message) => logger.warn(message), lifetime: lifetime.signal }),
+  )
 }

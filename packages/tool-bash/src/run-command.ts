@@ -1,6 +1,7 @@
-import { type ChildProcessByStdio, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
+import type { EventEmitter } from 'node:events'
 import { stat } from 'node:fs/promises'
-import type { Readable } from 'node:stream'
+import { isToolsError } from '@dsh/tools-core'
 import { BashSpawnError } from './errors'
 import { killProcessGroup } from './kill-process-group'
 import { OutputCapture } from './output-capture'
@@ -52,8 +53,33 @@ export interface SpawnPlan {
   readonly args: readonly string[]
   /** The complete environment of `file`. */
   readonly env: Readonly<Record<string, string>>
-  /** Called exactly once, after the spawned process has exited (or failed to start). */
+  /**
+   * Starts the process instead of `child_process.spawn` (detached, stdin closed, output piped):
+   * the sandbox starts it off the host thread.
+   */
+  spawn?(cwd: string): SpawnedProcess
+  /**
+   * Called exactly once, after the spawned process has exited (or failed to start). A rejection
+   * (e.g. the sandbox found protected entries changed) becomes the call's error.
+   */
   release(): Promise<void>
+}
+
+/**
+ * What {@link runCommand} uses of a started process — a `ChildProcess` has it: `pid` once
+ * started, `stdout`/`stderr` emitting `'data'` Buffers (and `destroy()` to close our ends), and
+ * the `spawn`, `error`, `exit` and `close` events.
+ */
+export interface SpawnedProcess extends EventEmitter {
+  readonly pid?: number | undefined
+  readonly stdout: OutputStream
+  readonly stderr: OutputStream
+}
+
+/** One output stream of a {@link SpawnedProcess}. */
+export interface OutputStream {
+  on(event: 'data', listener: (chunk: Buffer) => void): unknown
+  destroy(): void
 }
 
 /**
@@ -104,18 +130,20 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
   const plan = await planSpawn(options)
   // Aborted while the plan was made: nothing was started.
   if (plan === undefined) return ABORTED_BEFORE_START
-  let child: ChildProcessByStdio<null, Readable, Readable>
+  let child: SpawnedProcess
   try {
-    child = spawn(plan.file, plan.args, {
-      cwd: options.cwd,
-      env: plan.env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    child =
+      plan.spawn?.(options.cwd) ??
+      spawn(plan.file, plan.args, {
+        cwd: options.cwd,
+        env: plan.env,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
   } catch (error) {
     // spawn() throws synchronously for some failures (E2BIG: a command past the kernel's
     // argument size limit); nothing started, so the plan is released here.
-    await plan.release()
+    await plan.release().catch(() => {})
     throw new BashSpawnError(`failed to start ${plan.file}: ${(error as Error).message}`, { cause: error })
   }
   const stdout = new OutputCapture(options.maxStdoutBytes)
@@ -166,16 +194,20 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
       options.signal.removeEventListener('abort', onAbort)
     }
     // The plan's resources (the sandbox's private tmp, …) go once the process is gone; the
-    // promise settles after that, so nothing of the call outlives it.
+    // promise settles after that, so nothing of the call outlives it. A release that rejects
+    // (protected entries changed) turns the outcome into that error.
     const settle = (finish: () => void) => {
       cleanup()
-      plan.release().then(finish, finish)
+      plan.release().then(finish, reject)
     }
 
     child.once('error', (error) => {
       if (child.pid !== undefined) return // a kill failure after start; 'close' still follows
-      settle(() =>
-        reject(new BashSpawnError(`failed to start ${plan.file}: ${error.message}`, { cause: error })),
+      const failed = new BashSpawnError(`failed to start ${plan.file}: ${error.message}`, { cause: error })
+      cleanup()
+      plan.release().then(
+        () => reject(failed),
+        () => reject(failed),
       )
     })
     child.once('spawn', () => {
@@ -235,10 +267,12 @@ async function planSpawn(options: RunCommandOptions): Promise<SpawnPlan | undefi
   try {
     const plan = await options.wrap(request)
     if (!options.signal.aborted) return plan
-    await plan.release()
+    // Nothing ran: whatever the check after it finds was not this command's.
+    await plan.release().catch(() => {})
     return undefined
   } catch (error) {
     if (options.signal.aborted) return undefined
+    if (isToolsError(error)) throw error
     throw new BashSpawnError(`failed to start ${request.shell}: ${(error as Error).message}`, {
       cause: error,
     })

@@ -23,6 +23,11 @@ export type BashSandboxInput =
       readonly allowWrite?: readonly string[]
       /** Paths hidden from the command (default: the user's home directory). */
       readonly denyRead?: readonly string[]
+      /**
+       * Most entries the protection scan reads in the writable roots before and after a call;
+       * past it the call is refused with `BASH_PROTECTION_UNAVAILABLE` (default 200000).
+       */
+      readonly maxScanEntries?: number
     }
 
 /** The validated sandbox settings: every field present, paths absolute. */
@@ -32,9 +37,13 @@ export interface BashSandboxConfig {
   readonly network: 'none' | 'host'
   readonly allowWrite: readonly string[]
   readonly denyRead: readonly string[]
+  readonly maxScanEntries: number
 }
 
-const SANDBOX_KEYS = new Set(['enabled', 'fallback', 'network', 'allowWrite', 'denyRead'])
+/** Default of `sandbox.maxScanEntries`: entries the protection scan reads before refusing. */
+export const DEFAULT_MAX_SCAN_ENTRIES = 200_000
+
+const SANDBOX_KEYS = new Set(['enabled', 'fallback', 'network', 'allowWrite', 'denyRead', 'maxScanEntries'])
 
 /** The default read denies: the home directory, where dotfiles and credentials live (never `/`). */
 function defaultDenyRead(): string[] {
@@ -61,6 +70,7 @@ export function resolveSandboxConfig(input: unknown, issues: ConfigIssue[]): Bas
     network: 'none',
     allowWrite: [],
     denyRead: defaultDenyRead(),
+    maxScanEntries: DEFAULT_MAX_SCAN_ENTRIES,
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     issues.push({ message: 'must be a boolean or an object', path: ['sandbox'] })
@@ -97,8 +107,15 @@ export function resolveSandboxConfig(input: unknown, issues: ConfigIssue[]): Bas
     'must be an array of non-empty paths',
     fallbackConfig.denyRead,
   )
+  const maxScanEntries = pick(
+    'maxScanEntries',
+    (v): v is number => Number.isSafeInteger(v) && (v as number) > 0,
+    'must be a positive integer',
+    DEFAULT_MAX_SCAN_ENTRIES,
+  )
   return Object.freeze({
     enabled,
+    maxScanEntries,
     fallback,
     network,
     allowWrite: Object.freeze(allowWrite.map(absolute)),

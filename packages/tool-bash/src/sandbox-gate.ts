@@ -30,6 +30,7 @@ export function startSandboxGate(
     writableRoots: [...writableRoots, ...sandbox.allowWrite],
     denyRead: sandbox.denyRead,
     network: sandbox.network,
+    maxScanEntries: sandbox.maxScanEntries,
   })
   const decided = probeSandbox().then((availability): CommandWrapper | { refused: string } | undefined => {
     if (availability.available) return wrapper

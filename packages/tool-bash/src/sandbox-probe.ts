@@ -52,7 +52,7 @@ async function runProbe(): Promise<SandboxAvailability> {
       child.once('error', (error) => resolve({ code: null, stderr: error.message }))
       child.once('close', (code) => resolve({ code, stderr }))
     })
-    await plan.release()
+    await plan.release().catch(() => {})
     if (code === 0) return { available: true }
     return {
       available: false,

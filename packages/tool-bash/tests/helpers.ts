@@ -1,4 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 
 /**
  * Whether a process is alive. A zombie (exited, not yet reaped — e.g. reparented to a PID 1
@@ -103,4 +105,29 @@ export async function markedSurvivors(marker: string): Promise<number[]> {
     if (alive.length === 0 || Date.now() - start > 5_000) return alive
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
+}
+
+/**
+ * A PATH with every program of the current one except ripgrep (`rg`): a directory of symlinks
+ * to each executable found on PATH, first one of a name wins. Returns the directory (remove it
+ * after use) and the PATH value.
+ */
+export function pathWithoutRipgrep(): { readonly dir: string; readonly path: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'dsh-bash-no-rg-'))
+  const seen = new Set<string>(['rg'])
+  for (const entry of (process.env.PATH ?? '').split(':')) {
+    if (entry === '') continue
+    let names: string[]
+    try {
+      names = readdirSync(entry)
+    } catch {
+      continue
+    }
+    for (const name of names) {
+      if (seen.has(name)) continue
+      seen.add(name)
+      symlinkSync(join(entry, name), join(dir, name))
+    }
+  }
+  return { dir, path: dir }
 }

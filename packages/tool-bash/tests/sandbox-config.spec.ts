@@ -19,6 +19,7 @@ describe('sandbox config', () => {
       network: 'none',
       allowWrite: [],
       denyRead: [homedir()],
+      maxScanEntries: 200_000,
     })
   })
 
@@ -45,6 +46,7 @@ describe('sandbox config', () => {
       network: 'some',
       allowWrite: [''],
       denyRead: 'x',
+      maxScanEntries: 0,
       extra: 1,
     })
     expect(result.issues?.map((issue) => issue.path?.join('.'))).toEqual([
@@ -53,6 +55,7 @@ describe('sandbox config', () => {
       'sandbox.network',
       'sandbox.allowWrite',
       'sandbox.denyRead',
+      'sandbox.maxScanEntries',
     ])
     expect(sandboxOf('yes').issues).toEqual([
       { message: 'must be a boolean or an object', path: ['sandbox'] },
