@@ -23,6 +23,15 @@ export { cutToLimit } from './cut-to-limit'
 export { DoneStatus, failureKindOf } from './done-status'
 export { jsonTextExceeds } from './json-text-bound'
 export {
+  DEFAULT_JSON_SHAPE_LIMITS,
+  type JsonShapeIssue,
+  type JsonShapeLimits,
+  jsonShapeMessage,
+  jsonTextShapeIssue,
+  type ValueLimits,
+  valueTextIssue,
+} from './json-text-shape'
+export {
   type LineCost,
   type OutputLimits,
   OutputMeter,
