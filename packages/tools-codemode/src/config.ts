@@ -30,10 +30,10 @@ export interface CodeModeConfig {
   readonly maxQueuedArgumentBytes?: number
   /**
    * Most JSON values in one call's arguments, every occurrence of a shared reference counted
-   * (integer ≥ 1, default 50,000). Arguments handed over as JSON text are measured by one scan
+   * (integer ≥ 1, default 20,000). Arguments handed over as JSON text are measured by one scan
    * before they are parsed; others are counted while they are read. Past it the call rejects at
    * once. The host's cost of a call (parse, snapshot, validation) grows with this count, not
-   * with bytes: 50,000 keys cost about 0.2–0.3 s.
+   * with bytes (see `DEFAULT_JSON_SHAPE_LIMITS` in the runtime kit for the measurements).
    */
   readonly maxArgumentNodes?: number
   /**
@@ -62,7 +62,7 @@ export const DEFAULT_CODE_MODE_CONFIG: Required<CodeModeConfig> = Object.freeze(
   maxSubCallsPerRun: 10_000,
   maxOutstandingSubCalls: 1_000,
   maxQueuedArgumentBytes: 64 * 1024 * 1024,
-  maxArgumentNodes: 50_000,
+  maxArgumentNodes: 20_000,
   maxArgumentDepth: 256,
   maxArgumentStringLength: 32 * 1024 * 1024,
   subCallDrainMs: 5_000,

@@ -164,7 +164,7 @@ describe('host.callJson', () => {
     try {
       const [message] = resultOf(await runCode(ctx, 'scripted')) as [string]
       expect(message).toBe(
-        'arguments too large: more than 50000 JSON values, past the Code Mode limit `maxArgumentNodes` (50000 JSON values per call)',
+        'arguments too large: more than 20000 JSON values, past the Code Mode limit `maxArgumentNodes` (20000 JSON values per call)',
       )
     } finally {
       JSON.parse = parse

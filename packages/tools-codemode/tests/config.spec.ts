@@ -8,7 +8,7 @@ const DEFAULTS = {
   maxSubCallsPerRun: 10_000,
   maxOutstandingSubCalls: 1_000,
   maxQueuedArgumentBytes: 67_108_864,
-  maxArgumentNodes: 50_000,
+  maxArgumentNodes: 20_000,
   maxArgumentDepth: 256,
   maxArgumentStringLength: 33_554_432,
   subCallDrainMs: 5_000,

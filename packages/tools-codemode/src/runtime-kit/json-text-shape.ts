@@ -17,13 +17,16 @@ export interface JsonShapeLimits {
 }
 
 /**
- * The defaults every runtime uses for a run's result and each call's arguments. Measured with
- * the full Code Mode pipeline (parse, snapshot, validation, rendering): a result of 50,000 keys,
- * the costliest shape per value, blocks the host's event loop for about 0.2–0.4 s and adds about
- * 50 MB; the node count is what bounds that cost, bytes do not. 256 levels is far deeper than
- * any tool's arguments, and deep values are slow in every recursive consumer.
+ * The defaults every runtime uses for a run's result and each call's arguments. The host's cost
+ * of a value (parse, snapshot, validation, rendering) follows its JSON-value count, not its
+ * bytes, and an object's keys are the costliest values: through the full Code Mode pipeline a
+ * result of one million keys (15 MB) blocked the host's event loop for 6 s and took 500 MB,
+ * 50,000 keys 0.35–0.5 s, 20,000 keys 0.25–0.37 s (the machine's scheduling noise alone was
+ * 0.15 s) and about 30 MB. 20,000 keeps every value well under half a second on a busy host.
+ * 256 levels is far deeper than any tool's arguments, and deep values are slow in every
+ * recursive consumer.
  */
-export const DEFAULT_JSON_SHAPE_LIMITS: JsonShapeLimits = Object.freeze({ maxNodes: 50_000, maxDepth: 256 })
+export const DEFAULT_JSON_SHAPE_LIMITS: JsonShapeLimits = Object.freeze({ maxNodes: 20_000, maxDepth: 256 })
 
 /** The verdict of {@link jsonTextShapeIssue} when a limit is passed. */
 export interface JsonShapeIssue {
@@ -111,7 +114,14 @@ export interface ValueLimits {
  */
 export function valueTextIssue(text: string, what: string, limits: ValueLimits): string | undefined {
   const issue = jsonTextShapeIssue(text, { maxNodes: limits.maxValueNodes, maxDepth: limits.maxValueDepth })
-  return issue === undefined
-    ? undefined
-    : jsonShapeMessage(what, issue, { maxNodes: 'maxValueNodes', maxDepth: 'maxValueDepth' })
+  return issue === undefined ? undefined : valueLimitMessage(what, issue.limit, limits)
+}
+
+/**
+ * The message of a value leaving a program that passed `limit` of a runtime's
+ * {@link ValueLimits} (found by a scan of its text, or a walk of a copy of it).
+ */
+export function valueLimitMessage(what: string, limit: 'maxNodes' | 'maxDepth', limits: ValueLimits): string {
+  const max = limit === 'maxNodes' ? limits.maxValueNodes : limits.maxValueDepth
+  return jsonShapeMessage(what, { limit, max }, { maxNodes: 'maxValueNodes', maxDepth: 'maxValueDepth' })
 }
