@@ -79,7 +79,7 @@ describe.each<CodeEngine>(['quickjs', 'node-vm'])('value limits (%s)', (engine) 
       parses.restore()
     }
     const stall = await probe.stop()
-    const messages = (result as { value: { result: string[] } }).value.result
+    const messages = (result as unknown as { value: { result: string[] } }).value.result
     expect(messages).toHaveLength(6)
     for (const message of messages) {
       expect(message).toMatch(
@@ -110,7 +110,7 @@ describe.each<CodeEngine>(['quickjs', 'node-vm'])('value limits (%s)', (engine) 
     const { ctx } = await start(engine)
     const wide = await runCode(ctx, `return ${keys(19_000)}`)
     expect(wide).toMatchObject({ isError: false })
-    expect(Object.keys((wide as { value: { result: object } }).value.result)).toHaveLength(19_000)
+    expect(Object.keys((wide as unknown as { value: { result: object } }).value.result)).toHaveLength(19_000)
     const nest = (depth: number) => `let v = []; for (let i = 1; i < ${depth}; i++) v = [v]; return v`
     expect(await runCode(ctx, nest(256))).toMatchObject({ isError: false })
     expect(textOf(await runCode(ctx, nest(257)))).toBe(
