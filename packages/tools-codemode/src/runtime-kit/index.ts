@@ -28,6 +28,7 @@ export {
   type JsonShapeLimits,
   jsonShapeMessage,
   jsonTextShapeIssue,
+  readValueLimits,
   type ValueLimits,
   valueLimitMessage,
   valueTextIssue,

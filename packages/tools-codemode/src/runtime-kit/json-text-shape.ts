@@ -125,3 +125,18 @@ export function valueLimitMessage(what: string, limit: 'maxNodes' | 'maxDepth', 
   const max = limit === 'maxNodes' ? limits.maxValueNodes : limits.maxValueDepth
   return jsonShapeMessage(what, { limit, max }, { maxNodes: 'maxValueNodes', maxDepth: 'maxValueDepth' })
 }
+
+const positive = (value: unknown, fallback: number): number =>
+  typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : fallback
+
+/**
+ * The {@link ValueLimits} a run message carries as `nodes` and `depth` (worker side). A field
+ * that is missing or not a positive integer keeps {@link DEFAULT_JSON_SHAPE_LIMITS}: the host
+ * checks every value again whatever the worker does.
+ */
+export function readValueLimits(message: { readonly nodes?: unknown; readonly depth?: unknown }): ValueLimits {
+  return {
+    maxValueNodes: positive(message.nodes, DEFAULT_JSON_SHAPE_LIMITS.maxNodes),
+    maxValueDepth: positive(message.depth, DEFAULT_JSON_SHAPE_LIMITS.maxDepth),
+  }
+}

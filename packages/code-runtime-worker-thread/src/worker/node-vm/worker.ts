@@ -12,8 +12,7 @@
  */
 import { createContext, runInContext, Script } from 'node:vm'
 import { parentPort } from 'node:worker_threads'
-import { jsonValueIssue, valueLimitMessage } from '@dsh/tools-codemode/runtime-kit'
-import { readValueLimits } from '../value-limits'
+import { jsonValueIssue, readValueLimits, valueLimitMessage } from '@dsh/tools-codemode/runtime-kit'
 import { CallOutbox } from './call-outbox'
 import { completionMessage, forEachReply, readRunRequest } from './host-messages'
 import type { NodeVmHost, NodeVmKernel } from './kernel'

@@ -10,12 +10,11 @@
  * ends the run as `timeout`). The engine itself is set up by `start-engine.ts`.
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import { DoneStatus, type ValueLimits, valueTextIssue } from '@dsh/tools-codemode/runtime-kit'
+import { DoneStatus, readValueLimits, type ValueLimits, valueTextIssue } from '@dsh/tools-codemode/runtime-kit'
 import type { QuickJSContext, QuickJSHandle } from 'quickjs-emscripten-core'
 import { callBatchEntry, callBatchText } from '../../protocol/call-batch'
 import { CallSlotWriter } from '../../protocol/call-slot'
 import { ReplySlotReader } from '../../protocol/reply-slot'
-import { readValueLimits } from '../value-limits'
 import type { EngineLink, LinkResult } from './engine-link'
 import type { EngineWorkerData } from './engine-worker-data'
 import { type KernelHandles, startEngine, warmUp } from './start-engine'
