@@ -4,7 +4,7 @@
 // result is on its way back. Real Pyodide, the full Code Mode pipeline.
 import { Context } from '@deepseek-ai/cordis'
 import * as CodeMode from '@dsh/tools-codemode'
-import { deferred, resultText as textOf, runCode } from '@dsh/tools-codemode/testing'
+import { deferred, runCode, resultText as textOf } from '@dsh/tools-codemode/testing'
 import ToolRuntime, { defineTool, type ToolExecutionResult } from '@dsh/tools-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createPyodideRuntime, type PyodideRuntime, type PyodideRuntimeConfig } from '../src/index'

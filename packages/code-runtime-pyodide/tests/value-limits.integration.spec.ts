@@ -3,7 +3,7 @@
 // on the host, before the host parses them. Real Pyodide, the full Code Mode pipeline.
 import { Context } from '@deepseek-ai/cordis'
 import * as CodeMode from '@dsh/tools-codemode'
-import { resultText as textOf, runCode } from '@dsh/tools-codemode/testing'
+import { runCode, resultText as textOf } from '@dsh/tools-codemode/testing'
 import ToolRuntime from '@dsh/tools-core'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createPyodideRuntime } from '../src/index'

@@ -110,7 +110,11 @@ describe('the run channel', () => {
     run.call(2, 'echo', '[[[1]]]')
     run.call(3, 'echo', '[[2]]')
     expect(refused).toEqual([
-      [1, 'echo', expect.stringContaining('arguments for echo holds more than 3 JSON values (`maxValueNodes`)')],
+      [
+        1,
+        'echo',
+        expect.stringContaining('arguments for echo holds more than 3 JSON values (`maxValueNodes`)'),
+      ],
       [2, 'echo', 'arguments for echo nests more than 2 levels deep (`maxValueDepth`)'],
     ])
     expect(sent).toEqual([{ k: 'call', i: 3, n: 'echo', a: '[[2]]' }])

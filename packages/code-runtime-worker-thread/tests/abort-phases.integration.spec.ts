@@ -4,10 +4,14 @@
 // is on its way back. Real worker threads, the full Code Mode pipeline.
 import { Context } from '@deepseek-ai/cordis'
 import * as CodeMode from '@dsh/tools-codemode'
-import { deferred, resultText as textOf, runCode } from '@dsh/tools-codemode/testing'
+import { deferred, runCode, resultText as textOf } from '@dsh/tools-codemode/testing'
 import ToolRuntime, { defineTool, type ToolExecutionResult } from '@dsh/tools-core'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createWorkerThreadRuntime, type WorkerThreadRuntime, type WorkerThreadRuntimeConfig } from '../src/index'
+import {
+  createWorkerThreadRuntime,
+  type WorkerThreadRuntime,
+  type WorkerThreadRuntimeConfig,
+} from '../src/index'
 
 /** Poll `predicate` every 5 ms for up to 15 s (workers boot slowly on a loaded machine). */
 async function until(predicate: () => boolean): Promise<void> {

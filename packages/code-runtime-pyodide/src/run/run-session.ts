@@ -85,7 +85,13 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     // The host's own scan of the text, before anything parses it: the worker's is not a boundary.
     const tooLarge = valueTextIssue(call.argsText, `arguments for ${call.name}`, config)
     if (tooLarge !== undefined) {
-      worker.postMessage({ k: 'res', i: call.id, ok: false, a: call.name, b: tooLarge } satisfies ReplyMessage)
+      worker.postMessage({
+        k: 'res',
+        i: call.id,
+        ok: false,
+        a: call.name,
+        b: tooLarge,
+      } satisfies ReplyMessage)
       return
     }
     outstanding += 1

@@ -134,7 +134,10 @@ const positive = (value: unknown, fallback: number): number =>
  * that is missing or not a positive integer keeps {@link DEFAULT_JSON_SHAPE_LIMITS}: the host
  * checks every value again whatever the worker does.
  */
-export function readValueLimits(message: { readonly nodes?: unknown; readonly depth?: unknown }): ValueLimits {
+export function readValueLimits(message: {
+  readonly nodes?: unknown
+  readonly depth?: unknown
+}): ValueLimits {
   return {
     maxValueNodes: positive(message.nodes, DEFAULT_JSON_SHAPE_LIMITS.maxNodes),
     maxValueDepth: positive(message.depth, DEFAULT_JSON_SHAPE_LIMITS.maxDepth),

@@ -57,7 +57,8 @@ export function createRunChannel(ports: RunChannelPorts): RunChannel {
     let s = status
     let v = payload === undefined || payload === null ? undefined : String(payload)
     // The result is measured before it is posted: one scan of its text (the host scans again).
-    const tooLarge = s === DoneStatus.OK && v !== undefined ? valueTextIssue(v, 'the result', valueLimits) : undefined
+    const tooLarge =
+      s === DoneStatus.OK && v !== undefined ? valueTextIssue(v, 'the result', valueLimits) : undefined
     if (tooLarge !== undefined) {
       s = DoneStatus.OUTPUT_LIMIT
       v = tooLarge

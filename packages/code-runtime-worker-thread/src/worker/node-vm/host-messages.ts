@@ -2,7 +2,12 @@
  * Reading what the host sends the node:vm worker. The port is treated as hostile in both
  * directions, so each field is checked before use and nothing but primitives reaches the kernel.
  */
-import { DoneStatus, readValueLimits, type ValueLimits, valueTextIssue } from '@dsh/tools-codemode/runtime-kit'
+import {
+  DoneStatus,
+  readValueLimits,
+  type ValueLimits,
+  valueTextIssue,
+} from '@dsh/tools-codemode/runtime-kit'
 
 /** A validated `run` message, or why it was refused. */
 export type RunRequest =

@@ -10,7 +10,12 @@
  * ends the run as `timeout`). The engine itself is set up by `start-engine.ts`.
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import { DoneStatus, readValueLimits, type ValueLimits, valueTextIssue } from '@dsh/tools-codemode/runtime-kit'
+import {
+  DoneStatus,
+  readValueLimits,
+  type ValueLimits,
+  valueTextIssue,
+} from '@dsh/tools-codemode/runtime-kit'
 import type { QuickJSContext, QuickJSHandle } from 'quickjs-emscripten-core'
 import { callBatchEntry, callBatchText } from '../../protocol/call-batch'
 import { CallSlotWriter } from '../../protocol/call-slot'
