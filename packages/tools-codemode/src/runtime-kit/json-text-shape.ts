@@ -66,12 +66,7 @@ export function jsonTextShapeIssue(text: string, limits: JsonShapeLimits): JsonS
       if (c !== CLOSE_ARRAY && c !== CLOSE_OBJECT) nodes++
     }
     if (c === QUOTE) {
-      // Skip the string: a backslash escapes the next character, whatever it is.
-      for (i++; i < length; i++) {
-        const s = text.charCodeAt(i)
-        if (s === BACKSLASH) i++
-        else if (s === QUOTE) break
-      }
+      i = stringEnd(text, i)
     } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
       if (++depth > maxDepth) return { limit: 'maxDepth', max: maxDepth }
       opened = true
@@ -83,6 +78,23 @@ export function jsonTextShapeIssue(text: string, limits: JsonShapeLimits): JsonS
     if (nodes > maxNodes) return { limit: 'maxNodes', max: maxNodes }
   }
   return nodes > maxNodes ? { limit: 'maxNodes', max: maxNodes } : undefined
+}
+
+/**
+ * The index of the quote that closes the string opening at `start` (the text's length if none).
+ * It jumps from quote to quote with `indexOf` (long strings are most of a large value's text) and
+ * counts the backslashes before each: an even run leaves the quote unescaped. Each run of
+ * backslashes is counted once, so the work stays linear.
+ */
+function stringEnd(text: string, start: number): number {
+  let quote = start
+  for (;;) {
+    quote = text.indexOf('"', quote + 1)
+    if (quote < 0) return text.length
+    let slashes = 0
+    for (let k = quote - 1; k > start && text.charCodeAt(k) === BACKSLASH; k--) slashes++
+    if (slashes % 2 === 0) return quote
+  }
 }
 
 /**
