@@ -28,8 +28,12 @@ describe('TurnBudget', () => {
   it('keeps the order: a cheap piece never overtakes a waiting one', async () => {
     const budget = new TurnBudget(5)
     const ran: string[] = []
-    budget.run(() => (ran.push('big'), 100))
-    budget.run(() => (ran.push('small'), 0))
+    const piece = (name: string, cost: number) => () => {
+      ran.push(name)
+      return cost
+    }
+    budget.run(piece('big', 100))
+    budget.run(piece('small', 0))
     expect(ran).toEqual(['big'])
     await nextTurn()
     expect(ran).toEqual(['big', 'small'])
@@ -38,7 +42,12 @@ describe('TurnBudget', () => {
   it('flush runs everything still waiting now', () => {
     const budget = new TurnBudget(1)
     let ran = 0
-    for (let i = 0; i < 5; i++) budget.run(() => (ran++, 1))
+    for (let i = 0; i < 5; i++) {
+      budget.run(() => {
+        ran++
+        return 1
+      })
+    }
     expect(ran).toBe(1)
     budget.flush()
     expect({ ran, waiting: budget.waiting }).toEqual({ ran: 5, waiting: 0 })
