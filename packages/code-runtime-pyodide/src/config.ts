@@ -7,12 +7,14 @@ import {
   type ConfigCheck,
   checkOptions,
   createConfigSchema,
+  DEFAULT_JSON_SHAPE_LIMITS,
   integerOption,
   MAX_TIMER_MS,
   type OptionRules,
   type StandardConfigSchema,
 } from '@dsh/tools-codemode/runtime-kit'
 import { PyodideRuntimeConfigError } from './errors'
+import { CALL_LIMITS } from './run/call-limits'
 import type { PyodideRuntimeConfig, ResolvedPyodideRuntimeConfig } from './types'
 
 /** The defaults {@link resolvePyodideRuntimeConfig} applies. */
@@ -20,6 +22,8 @@ export const DEFAULT_PYODIDE_RUNTIME_CONFIG: ResolvedPyodideRuntimeConfig = Obje
   computeMs: 30_000,
   maxWallMs: 300_000,
   maxOutputBytes: 64 * 1024 * 1024,
+  maxValueNodes: DEFAULT_JSON_SHAPE_LIMITS.maxNodes,
+  maxValueDepth: DEFAULT_JSON_SHAPE_LIMITS.maxDepth,
   maxMemoryMb: 512,
   maxOldGenerationSizeMb: 256,
   maxConcurrentRuns: 4,
@@ -30,6 +34,9 @@ const rules: OptionRules<ResolvedPyodideRuntimeConfig> = {
   computeMs: integerOption(1, MAX_TIMER_MS),
   maxWallMs: integerOption(1, MAX_TIMER_MS),
   maxOutputBytes: integerOption(1, Number.MAX_SAFE_INTEGER),
+  maxValueNodes: integerOption(1, MAX_TIMER_MS),
+  // The worker's encoders recurse once per level; `CALL_LIMITS.maxJsonDepth` is their ceiling.
+  maxValueDepth: integerOption(1, CALL_LIMITS.maxJsonDepth),
   // A 32-bit WebAssembly memory holds at most 4 GiB.
   maxMemoryMb: integerOption(64, 4095),
   maxOldGenerationSizeMb: integerOption(64, 1_048_576),

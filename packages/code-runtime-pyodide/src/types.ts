@@ -26,6 +26,17 @@ export interface PyodideRuntimeConfig {
    */
   readonly maxOutputBytes?: number
   /**
+   * Most JSON values in one value leaving the program — its result, or one tool call's
+   * arguments (default 20,000; every scalar, list and dict counts one, each dict entry's value
+   * included). Measured by one scan of the value's JSON text in the worker before it is posted,
+   * and again on the host before the host parses it. A result past it ends the run as
+   * `output-limit`; a call past it raises `ToolCallError` in the program. What a value costs the
+   * host grows with this count, not with its bytes (see the README's Limits).
+   */
+  readonly maxValueNodes?: number
+  /** Deepest nesting of lists and dicts in such a value (default 256, at most 1000), measured by the same scan. */
+  readonly maxValueDepth?: number
+  /**
    * Cap on the interpreter's WebAssembly memory, in MiB (default 512, 64 – 4095). Python sees an
    * allocation past it as `MemoryError`; a program that cannot recover ends as `exception` or `worker-exit`.
    */
@@ -43,6 +54,8 @@ export interface ResolvedPyodideRuntimeConfig {
   readonly computeMs: number
   readonly maxWallMs: number
   readonly maxOutputBytes: number
+  readonly maxValueNodes: number
+  readonly maxValueDepth: number
   readonly maxMemoryMb: number
   readonly maxOldGenerationSizeMb: number
   readonly maxConcurrentRuns: number

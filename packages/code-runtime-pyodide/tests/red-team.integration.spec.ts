@@ -57,6 +57,9 @@ async function app(): Promise<Context> {
       computeMs: 20_000,
       maxWallMs: 120_000,
       maxMemoryMb: 128,
+      // The depth tests below probe the kernel's own encoder ceiling (1000 levels), past the
+      // default value depth of 256.
+      maxValueDepth: 1000,
     })
     await ctx.plugin(CodeMode, {})
     ctx.tools.register(echoTool)

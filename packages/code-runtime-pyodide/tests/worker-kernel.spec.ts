@@ -92,14 +92,46 @@ describe('the run channel', () => {
   function channel(maxArgumentChars = 10) {
     const sent: WorkerPost[] = []
     const exits: number[] = []
+    const refused: Array<[number, string, string]> = []
     const run = createRunChannel({
       send: (message) => sent.push(message),
       exit: (code) => exits.push(code),
       utf8Length: (text) => Buffer.byteLength(text, 'utf8'),
       maxArgumentChars,
+      refuse: (id, name, message) => refused.push([id, name, message]),
     })
-    return { run, sent, exits }
+    return { run, sent, exits, refused }
   }
+
+  it('refuses call arguments past the run’s nodes or depth inside the worker, posting nothing', () => {
+    const { run, sent, refused } = channel(1_000)
+    run.setValueLimits({ nodes: 3, depth: 2 })
+    run.call(1, 'echo', '[1,2,3]')
+    run.call(2, 'echo', '[[[1]]]')
+    run.call(3, 'echo', '[[2]]')
+    expect(refused).toEqual([
+      [
+        1,
+        'echo',
+        expect.stringContaining('arguments for echo holds more than 3 JSON values (`maxValueNodes`)'),
+      ],
+      [2, 'echo', 'arguments for echo nests more than 2 levels deep (`maxValueDepth`)'],
+    ])
+    expect(sent).toEqual([{ k: 'call', i: 3, n: 'echo', a: '[[2]]' }])
+  })
+
+  it('turns a result past the run’s nodes into output-limit before posting it', () => {
+    const { run, sent } = channel()
+    run.setValueLimits({ nodes: 3, depth: 2 })
+    run.done(DoneStatus.OK, '{"a":1,"b":2,"c":3}')
+    expect(sent).toEqual([
+      {
+        k: 'done',
+        s: DoneStatus.OUTPUT_LIMIT,
+        v: expect.stringContaining('the result holds more than 3 JSON values (`maxValueNodes`)'),
+      },
+    ])
+  })
 
   it('posts lines, calls and one completion, and ends the thread with it', () => {
     const { run, sent, exits } = channel()

@@ -43,6 +43,18 @@ export interface WorkerThreadRuntimeConfig {
    */
   readonly maxLogLines?: number
   /**
+   * Most JSON values in one value leaving the program — its result, or one tool call's
+   * arguments (default 50,000; every scalar, array and object counts one). Measured by one scan
+   * of the value's JSON text in the worker before it is posted, and again on the host before the
+   * host parses it. A result past it ends the run as `output-limit`; a call past it is refused
+   * inside the program with a `ToolCallError`. What a value costs the host (parse, snapshot,
+   * validation, rendering) grows with this count, not with its bytes: a 15 MB result of a
+   * million keys stalled the host for seconds, while 50,000 keys cost about 0.2–0.4 s.
+   */
+  readonly maxValueNodes?: number
+  /** Deepest nesting of arrays and objects in such a value (default 256), measured by the same scan. */
+  readonly maxValueDepth?: number
+  /**
    * Memory cap of each run, in MiB (default 256, at least 16). With `quickjs` it is the engine's
    * allocation limit — every object, string, ArrayBuffer and typed array — and exhausting it
    * throws `InternalError: out of memory` inside the program (uncaught: `exception`); the worker's
@@ -100,6 +112,8 @@ export interface ResolvedWorkerThreadRuntimeConfig {
   readonly maxWallMs: number
   readonly maxOutputBytes: number
   readonly maxLogLines: number
+  readonly maxValueNodes: number
+  readonly maxValueDepth: number
   readonly maxOldGenerationSizeMb: number
   readonly maxConcurrentRuns: number
   readonly maxQueuedRuns: number

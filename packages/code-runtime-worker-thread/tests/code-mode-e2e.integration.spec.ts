@@ -132,7 +132,7 @@ describe('Code Mode with worker threads', () => {
     expect(stats(ctx).runningWorkers).toBe(0)
   })
 
-  it('aborting the outer call mid-run aborts the running sub-tool and leaves no worker behind', async () => {
+  it('aborting the outer call mid-run aborts the running sub-tool, ends ABORTED and leaves no worker behind', async () => {
     const ctx = await start()
     const entered = deferred()
     let sawAbort = false
@@ -161,8 +161,8 @@ describe('Code Mode with worker threads', () => {
     const result = await running
     expect(sawAbort).toBe(true)
     expect(result.isError).toBe(true)
-    expect(textOf(result)).toMatch(/^Error: code run failed \(abort\): /)
-    expect(textOf(result)).toContain('Captured output:\nbefore')
+    expect(result).toMatchObject({ isError: true, error: { info: { code: 'ABORTED' } } })
+    expect(textOf(result)).toBe('Error: code run aborted: the run was aborted\nCaptured output:\nbefore')
     expect(stats(ctx).runningWorkers).toBe(0)
   })
 

@@ -99,13 +99,13 @@ describe.each(ENGINES)('host limits (%s)', (engine) => {
           ),
           host,
         )
-        // Either the worker refuses to clone them (a ToolCallError: node:vm checks the depth, the
-        // QuickJS worker's postMessage overflows its stack) or the host fails the run on
-        // 'messageerror'; never a lost call waiting for maxWallMs.
+        // The worker refuses them past maxValueDepth (a ToolCallError), or, past what it can
+        // clone, as not cloneable; or the host fails the run on 'messageerror'; never a lost call
+        // waiting for maxWallMs.
         expect(outcome).toMatchObject({ ok: false, kind: 'exception' })
         if (!outcome.ok)
           expect(outcome.message).toMatch(
-            /could not be read on the host|not JSON-cloneable|could not be sent: Maximum call stack/,
+            /nest more than 256 levels deep \(`maxValueDepth`\)|nests more than 256 levels deep \(`maxValueDepth`\)|could not be read on the host|not JSON-cloneable|could not be sent: Maximum call stack/,
           )
         expect(calls).toHaveLength(0)
       }

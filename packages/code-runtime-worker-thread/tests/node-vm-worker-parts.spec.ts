@@ -124,21 +124,53 @@ describe('CallOutbox', () => {
     expect(calls.call('d', 4)).toBe('the run has ended')
     expect(cloneFailure('x', null)).toBe('arguments for x are not JSON-cloneable: value could not be cloned')
   })
+
+  it('checks the copy of every call, lone or batched, and sends what it checked', () => {
+    const checked: unknown[] = []
+    const posted: Array<{ k: string; c: unknown[] }> = []
+    const microtasks: Array<() => void> = []
+    const calls = new CallOutbox({
+      post: (message) => posted.push(message),
+      endOfMicrotasks: (callback) => microtasks.push(callback),
+      beforePost: () => {},
+      clone: structuredClone,
+      check: (name, copy) => {
+        checked.push(copy)
+        return name === 'big' ? 'too many values' : undefined
+      },
+    })
+    const args = { n: 1 }
+    expect(calls.call('big', args)).toBe('too many values')
+    expect(calls.call('a', args)).toBe(1)
+    expect(calls.call('big', args)).toBe('too many values')
+    expect(calls.call('b', args)).toBe(2)
+    for (const callback of microtasks.splice(0)) callback()
+    expect(checked).toHaveLength(4)
+    expect(checked[1]).not.toBe(args)
+    expect(posted).toEqual([
+      { k: 'calls', c: [1, 'a', checked[1]] },
+      { k: 'calls', c: [2, 'b', checked[3]] },
+    ])
+  })
 })
 
 describe('host messages', () => {
   it('reads a run request and refuses a malformed one, keeping the limits it carried', () => {
-    expect(readRunRequest({ k: 'run', code: 'c', names: '[]', limit: 10, lines: 2 })).toEqual({
+    expect(
+      readRunRequest({ k: 'run', code: 'c', names: '[]', limit: 10, lines: 2, nodes: 5, depth: 3 }),
+    ).toEqual({
       ok: true,
       code: 'c',
       names: '[]',
       byteLimit: 10,
       lineLimit: 2,
+      valueLimits: { maxValueNodes: 5, maxValueDepth: 3 },
     })
-    expect(readRunRequest({ k: 'run', code: 1, limit: 'x' })).toEqual({
+    expect(readRunRequest({ k: 'run', code: 1, limit: 'x', nodes: -1 })).toEqual({
       ok: false,
       byteLimit: 0,
       lineLimit: Number.POSITIVE_INFINITY,
+      valueLimits: { maxValueNodes: 20_000, maxValueDepth: 256 },
       message: 'malformed run request',
     })
   })

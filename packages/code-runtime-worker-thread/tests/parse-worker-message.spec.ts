@@ -86,3 +86,18 @@ describe('parseWorkerMessage (the port is hostile)', () => {
     expect(parseWorkerMessage({ k: 'done', s: 0, v: 1 }, cursor()).ok).toBe(false)
   })
 })
+
+describe('log batches', () => {
+  it('reads a batch only up to one line past maxLogLines, however long it is', () => {
+    let reads = 0
+    const lines = new Proxy(new Array(10_000_000).fill(''), {
+      get(target, key, receiver) {
+        if (typeof key === 'string' && /^\d+$/.test(key)) reads++
+        return Reflect.get(target, key, receiver)
+      },
+    })
+    const parsed = parseWorkerMessage({ k: 'logs', l: lines }, cursor([]), 1_000)
+    expect(parsed.ok && parsed.message.kind === 'log' && parsed.message.lines.length).toBe(1_001)
+    expect(reads).toBe(1_001)
+  })
+})

@@ -22,6 +22,15 @@ import {
   SubCallAdmission,
   type SubCallLimits,
 } from './sub-call-admission'
+import { TurnBudget } from './turn-budget'
+
+/**
+ * JSON values of sub-call work (admitting arguments, dispatching calls) one event-loop turn may
+ * do before the rest waits for the next turn (see `TurnBudget`). The piece that crosses it runs
+ * whole, so with a call's own cap (`maxArgumentNodes`, 20,000 by default) a turn does at most
+ * about 40,000 values of such work, whatever the batch.
+ */
+export const SUB_CALL_NODES_PER_TURN = 20_000
 
 /** What a bridge needs from its surroundings. */
 export interface BridgeEnvironment {
@@ -30,6 +39,8 @@ export interface BridgeEnvironment {
   readonly events: DispatchEventPort
   /** The validated Code Mode config: `maxParallelSubCalls` and the per-run limits. */
   readonly limits: SubCallLimits
+  /** Aborted when the plugin is disposed: every run's signal follows it, as it follows the call's. */
+  readonly shutdown?: AbortSignal
 }
 
 /** One binding call on its way through the pool. */
@@ -37,6 +48,8 @@ interface SubCall {
   readonly n: number
   readonly exclusive: boolean
   readonly input: ToolExecutionInput
+  /** JSON values in the arguments: what dispatching the call costs a turn. */
+  readonly nodes: number
   /** Argument bytes this call holds in the queue until it starts (0 when it started at once). */
   queuedBytes: number
   resolve: (value: JsonValue) => void
@@ -58,12 +71,14 @@ export class CodeRunBridge implements CodeRunHost {
   private readonly controller = new AbortController()
   private readonly pool: CallScheduler<SubCall>
   private readonly admission: SubCallAdmission
+  private readonly turns = new TurnBudget(SUB_CALL_NODES_PER_TURN)
   private readonly names: ReadonlySet<string>
   private readonly contexts: [number, readonly AdditionalContext[]][] = []
   private submitted = 0
   private ended = false
   private readonly outerSignal: AbortSignal
   private readonly onOuterAbort = (): void => this.controller.abort(this.outerSignal.reason)
+  private readonly onShutdown = (): void => this.controller.abort(new Error('tools-codemode was disposed'))
 
   constructor(
     private readonly env: BridgeEnvironment,
@@ -74,9 +89,16 @@ export class CodeRunBridge implements CodeRunHost {
     this.outerSignal = exec.signal
     if (exec.signal.aborted) this.controller.abort(exec.signal.reason)
     else exec.signal.addEventListener('abort', this.onOuterAbort, { once: true })
+    if (env.shutdown?.aborted) this.controller.abort(new Error('tools-codemode was disposed'))
+    else env.shutdown?.addEventListener('abort', this.onShutdown, { once: true })
     this.names = new Set(toolNames)
     this.admission = new SubCallAdmission(env.limits)
-    this.pool = new CallScheduler(env.limits.maxParallelSubCalls, (call) => void this.dispatch(call))
+    this.pool = new CallScheduler(env.limits.maxParallelSubCalls, (call) =>
+      this.turns.run(() => {
+        void this.dispatch(call)
+        return call.nodes
+      }),
+    )
   }
 
   /** How many binding calls were submitted to the pool so far. */
@@ -89,21 +111,35 @@ export class CodeRunBridge implements CodeRunHost {
    * checked first (see {@link SubCallAdmission}); a refused call rejects with a
    * `ToolCallError` and reaches neither policy nor a tool.
    */
-  readonly call = (name: string, args: JsonValue): Promise<JsonValue> => {
-    const refused = this.refuseUnadmitted(name)
-    if (refused !== undefined) return refused
-    return this.submit(name, this.admission.admit(args))
-  }
+  readonly call = (name: string, args: JsonValue): Promise<JsonValue> =>
+    this.enter(name, () => this.admission.admit(args))
 
   /**
    * {@link call} with the arguments as JSON text (bound). The bridge parses the text, so it
    * owns the arguments and admits them without a copy (`SubCallAdmission.admitJson`).
    */
   readonly callJson = (name: string, argsJson: string): Promise<JsonValue> => {
-    const refused = this.refuseUnadmitted(name)
-    if (refused !== undefined) return refused
-    if (typeof argsJson !== 'string') return rejectWith(name, 'arguments JSON must be a string')
-    return this.submit(name, this.admission.admitJson(argsJson))
+    if (typeof argsJson !== 'string') return rejectWith(String(name), 'arguments JSON must be a string')
+    return this.enter(name, () => this.admission.admitJson(argsJson))
+  }
+
+  /**
+   * Admit and submit one call in its turn (see {@link SUB_CALL_NODES_PER_TURN}): calls keep
+   * their order, and a batch of large ones spreads over several event-loop turns.
+   */
+  private enter(name: string, admit: () => AdmittedArguments | RefusedCall): Promise<JsonValue> {
+    return new Promise<JsonValue>((resolve, reject) => {
+      this.turns.run(() => {
+        const refused = this.refuseUnadmitted(name)
+        if (refused !== undefined) {
+          refused.then(resolve, reject)
+          return 0
+        }
+        const admitted = admit()
+        this.submit(name, admitted).then(resolve, reject)
+        return admitted.ok ? admitted.nodes : 0
+      })
+    })
   }
 
   /**
@@ -156,6 +192,7 @@ export class CodeRunBridge implements CodeRunHost {
       n,
       exclusive,
       input,
+      nodes: admitted.nodes,
       queuedBytes: 0,
       resolve: undefined!,
       reject: undefined!,
@@ -184,12 +221,15 @@ export class CodeRunBridge implements CodeRunHost {
     if (this.ended) return
     this.ended = true
     this.outerSignal.removeEventListener('abort', this.onOuterAbort)
+    this.env.shutdown?.removeEventListener('abort', this.onShutdown)
     this.controller.abort(new Error('run_code run settled'))
     for (const call of this.pool.close()) {
       call.reject(
         new ToolCallError(call.input.name, 'the run_code program finished before this call started'),
       )
     }
+    // Calls still waiting for their turn: admissions now refuse, started calls see the abort.
+    this.turns.flush()
     await this.drain()
     const contexts = this.contexts
     if (contexts.length > 0) {

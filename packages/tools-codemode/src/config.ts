@@ -30,10 +30,17 @@ export interface CodeModeConfig {
   readonly maxQueuedArgumentBytes?: number
   /**
    * Most JSON values in one call's arguments, every occurrence of a shared reference counted
-   * (integer ≥ 1, default 2,000,000). Counted while the arguments are read; past it the call
-   * rejects at once.
+   * (integer ≥ 1, default 20,000). Arguments handed over as JSON text are measured by one scan
+   * before they are parsed; others are counted while they are read. Past it the call rejects at
+   * once. The host's cost of a call (parse, snapshot, validation) grows with this count, not
+   * with bytes (see `DEFAULT_JSON_SHAPE_LIMITS` in the runtime kit for the measurements).
    */
   readonly maxArgumentNodes?: number
+  /**
+   * Deepest nesting of arrays and objects in one call's arguments handed over as JSON text
+   * (integer ≥ 1, default 256), measured by the same scan before parsing.
+   */
+  readonly maxArgumentDepth?: number
   /**
    * Most string code units (values and keys) in one call's arguments, every occurrence counted
    * (integer ≥ 1, default 32 Mi = 33,554,432). Counted while the arguments are read.
@@ -55,7 +62,8 @@ export const DEFAULT_CODE_MODE_CONFIG: Required<CodeModeConfig> = Object.freeze(
   maxSubCallsPerRun: 10_000,
   maxOutstandingSubCalls: 1_000,
   maxQueuedArgumentBytes: 64 * 1024 * 1024,
-  maxArgumentNodes: 2_000_000,
+  maxArgumentNodes: 20_000,
+  maxArgumentDepth: 256,
   maxArgumentStringLength: 32 * 1024 * 1024,
   subCallDrainMs: 5_000,
 })

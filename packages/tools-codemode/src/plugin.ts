@@ -29,11 +29,16 @@ export const Config: typeof CodeModeConfigSchema = CodeModeConfigSchema
  */
 export function apply(ctx: Context, config?: CodeModeConfig): void {
   const runtime = ctx.codeRuntime
+  // Disposing the plugin (or the code runtime or context it depends on) aborts every run still
+  // going: each one ends `ABORTED` once its program has stopped.
+  const shutdown = new AbortController()
+  ctx.effect(() => () => shutdown.abort(), 'tools-codemode/runs')
   const env: BridgeEnvironment = {
     tools: ctx.tools,
     runtime,
     events: createScopedEmitter(ctx),
     limits: { ...DEFAULT_CODE_MODE_CONFIG, ...config },
+    shutdown: shutdown.signal,
   }
   const transport = createRunCodeTransport({
     language: runtime.language,

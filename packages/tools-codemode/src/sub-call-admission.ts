@@ -13,11 +13,13 @@ import {
 } from '@dsh/tools-core'
 import { snapshotJsonText } from '@dsh/tools-schema'
 import type { CodeModeConfig } from './config'
+import { type JsonShapeIssue, jsonTextShapeIssue } from './runtime-kit/json-text-shape'
 
-/** A call's arguments admitted: the snapshot and its size in queue bytes. */
+/** A call's arguments admitted: the snapshot, its JSON values and its size in queue bytes. */
 export interface AdmittedArguments {
   readonly ok: true
   readonly value: JsonValue
+  readonly nodes: number
   readonly bytes: number
 }
 
@@ -41,9 +43,21 @@ function budgetMessage(error: JsonBudgetError, limits: SubCallLimits): string {
   )
 }
 
+/** The refusal of argument text that its scan found over a limit, before it was parsed. */
+function shapeMessage(issue: JsonShapeIssue): string {
+  return issue.limit === 'maxNodes'
+    ? `arguments too large: more than ${issue.max} JSON values, past the Code Mode limit \`maxArgumentNodes\` (${issue.max} JSON values per call)`
+    : `arguments too deep: more than ${issue.max} levels of arrays and objects, past the Code Mode limit \`maxArgumentDepth\``
+}
+
 /** An admitted snapshot; its queue bytes are its string code units plus one per JSON value. */
 function admitted(snapshot: JsonSnapshot): AdmittedArguments {
-  return { ok: true, value: snapshot.value, bytes: snapshot.stringLength + snapshot.nodes }
+  return {
+    ok: true,
+    value: snapshot.value,
+    nodes: snapshot.nodes,
+    bytes: snapshot.stringLength + snapshot.nodes,
+  }
 }
 
 /** Per-run counters. One instance per run; not shared. */
@@ -99,6 +113,12 @@ export class SubCallAdmission {
   admitJson(argsJson: string): AdmittedArguments | RefusedCall {
     const busy = this.busy()
     if (busy !== undefined) return busy
+    // One scan before the parse: text of a million keys is refused for the cost of reading it.
+    const shape = jsonTextShapeIssue(argsJson, {
+      maxNodes: this.limits.maxArgumentNodes,
+      maxDepth: this.limits.maxArgumentDepth,
+    })
+    if (shape !== undefined) return { ok: false, message: shapeMessage(shape) }
     try {
       return admitted(
         snapshotJsonText(argsJson, {

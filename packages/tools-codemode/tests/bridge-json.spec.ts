@@ -145,27 +145,38 @@ describe('host.callJson', () => {
     expect(resultOf(run)).toEqual({
       ok: 1,
       errors: [
-        'ToolCallError: arguments too large: counting stopped at $.v, past the Code Mode limit `maxArgumentNodes` (100 JSON values per call; a shared reference counts at every occurrence)',
+        'ToolCallError: arguments too large: more than 100 JSON values, past the Code Mode limit `maxArgumentNodes` (100 JSON values per call)',
         'ToolCallError: arguments too large: counting stopped at $.s, past the Code Mode limit `maxArgumentStringLength` (50 string code units per call; a shared reference counts at every occurrence)',
       ],
     })
     expect(reached).toMatchObject({ policy: 1, bodies: 1 })
   })
 
-  it('an argument text of 2,000,001 values is refused on maxArgumentNodes under the defaults', async () => {
-    const { ctx, reached } = await start({}, rawTextRuntime([`{"v":[${'0,'.repeat(2_000_000)}0]}`]))
-    const [message] = resultOf(await runCode(ctx, 'scripted')) as [string]
-    expect(message).toMatch(
-      /^arguments too large: counting stopped at \$\.v, past .*`maxArgumentNodes` \(2000000/,
-    )
-    expect(reached.policy).toBe(0)
+  it('an argument text of 1,000,000 keys is refused on maxArgumentNodes under the defaults, before any parse', async () => {
+    const text = `{${Array.from({ length: 1_000_000 }, (_, i) => `"k${i}":${i}`).join(',')}}`
+    const { ctx, reached } = await start({}, rawTextRuntime([text]))
+    const parse = JSON.parse
+    let parsed = 0
+    JSON.parse = (...args: Parameters<typeof JSON.parse>) => {
+      if (args[0] === text) parsed++
+      return parse(...args)
+    }
+    try {
+      const [message] = resultOf(await runCode(ctx, 'scripted')) as [string]
+      expect(message).toBe(
+        'arguments too large: more than 20000 JSON values, past the Code Mode limit `maxArgumentNodes` (20000 JSON values per call)',
+      )
+    } finally {
+      JSON.parse = parse
+    }
+    expect({ parsed, policy: reached.policy }).toEqual({ parsed: 0, policy: 0 })
   })
 
-  it('reads 100k-deep argument text without overflowing the host stack', async () => {
+  it('refuses 100k-deep argument text on maxArgumentDepth by its scan, without overflowing the host stack', async () => {
     const deep = `{"v":${'['.repeat(100_000)}${']'.repeat(100_000)}}`
     const { ctx, reached } = await start({ maxArgumentNodes: 50_000 }, rawTextRuntime([deep]))
     const [message] = resultOf(await runCode(ctx, 'scripted')) as [string]
-    expect(message).toContain('`maxArgumentNodes` (50000 JSON values')
+    expect(message).toContain('past the Code Mode limit `maxArgumentDepth`')
     expect(reached.policy).toBe(0)
   })
 

@@ -132,7 +132,7 @@ describe('argument budgets', () => {
     const value = resultOf(run) as { errors: string[] }
     expect(value.errors).toHaveLength(1)
     expect(value.errors[0]).toMatch(
-      /^ToolCallError: arguments too large: counting stopped at \$\.v(\[[01]\])+, past the Code Mode limit `maxArgumentNodes` \(2000000 JSON values/,
+      /^ToolCallError: arguments too large: counting stopped at \$\.v(\[[01]\])+, past the Code Mode limit `maxArgumentNodes` \(20000 JSON values/,
     )
     expect(reached).toMatchObject({ policy: 0, bodies: 0 })
   })
@@ -150,12 +150,12 @@ describe('argument budgets', () => {
     expect(reached.bodies).toBe(0)
   })
 
-  it('ordinary large arguments pass under the defaults: 10 MB of text, 1M values', async () => {
+  it('ordinary large arguments pass under the defaults: 10 MB of text, 19,998 values', async () => {
     const { ctx, reached } = await start()
     const run = await runCode(
       ctx,
       `await tools.take({ s: 'x'.repeat(10_000_000) })
-       await tools.take({ v: Array.from({ length: 999_999 }, (_, i) => i) })
+       await tools.take({ v: Array.from({ length: 19_998 }, (_, i) => i) })
        return 'ok'`,
     )
     expect(resultOf(run)).toBe('ok')

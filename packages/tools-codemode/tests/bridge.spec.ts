@@ -1,11 +1,12 @@
 // Bridge behaviour through ctx.tools.execute, with the in-process TEST DOUBLE runtime
 // (tests/fixtures/in-process-runtime.ts). The same rules run against real workers in
 // @dsh/code-runtime-worker-thread's tests/code-mode-e2e.integration.spec.ts.
-import type { Context } from '@deepseek-ai/cordis'
-import { createScope, defineTool, type PostToolDecision } from '@dsh/tools-core'
+import { Context } from '@deepseek-ai/cordis'
+import ToolRuntime, { createScope, defineTool, type PostToolDecision } from '@dsh/tools-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { CodeRunRequest } from '../src/code-runtime'
 import type { CodeDispatchResult, CodeDispatchStart } from '../src/events'
+import * as CodeMode from '../src/plugin'
 import { addTool, createApp, deferred, echoTool, runCode, textOf, until } from './fixtures/app'
 import { createInProcessRuntime } from './fixtures/in-process-runtime'
 
@@ -279,7 +280,7 @@ describe('dispatch bridge', () => {
     expect(ends).toEqual(['r:code:1'])
   })
 
-  it('aborting the outer call mid-run aborts the running sub-tool and fails the run as abort', async () => {
+  it('aborting the outer call mid-run aborts the running sub-tool and ends the run ABORTED', async () => {
     const ctx = await start()
     let sawAbort = false
     let settled = false
@@ -309,8 +310,37 @@ describe('dispatch bridge', () => {
     const result = await running
     expect(sawAbort).toBe(true)
     expect(settled).toBe(true)
-    expect(result.isError).toBe(true)
-    expect(textOf(result)).toMatch(/^Error: code run failed \(abort\): /)
+    expect(result).toMatchObject({ isError: true, error: { info: { code: 'ABORTED' } } })
+    expect(textOf(result)).toBe('Error: code run aborted: the run was aborted')
+  })
+
+  it('disposing the Code Mode plugin mid-run ends the run ABORTED once the program stopped', async () => {
+    const ctx = new Context()
+    app = ctx
+    await ctx.plugin(ToolRuntime, { mode: 'code' })
+    await ctx.plugin({
+      name: 'runtime',
+      apply: (child: Context) => child.provide('codeRuntime', createInProcessRuntime()),
+    })
+    const fork = await ctx.plugin(CodeMode)
+    const starts: string[] = []
+    ctx.on('tool/code-dispatch-start', (event) => starts.push(event.id))
+    ctx.tools.register(
+      defineTool({
+        name: 'hang',
+        description: 'Never settles on its own.',
+        parameters: {},
+        output: { schema: { type: 'integer' }, render: () => [{ type: 'text', text: 'ok' }] },
+        execute: (_args, exec) =>
+          new Promise<number>((resolve) => exec.signal.addEventListener('abort', () => resolve(0))),
+      }),
+    )
+    const running = runCode(ctx, 'console.log("started"); await tools.hang({}); return 1')
+    await until(() => starts.length === 1)
+    await fork.dispose()
+    const result = await running
+    expect(result).toMatchObject({ isError: true, error: { info: { code: 'ABORTED' } } })
+    expect(textOf(result)).toBe('Error: code run aborted: the run was aborted\nCaptured output:\nstarted')
   })
 
   it('a call to an unknown binding rejects with ToolCallError', async () => {

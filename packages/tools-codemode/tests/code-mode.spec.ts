@@ -167,10 +167,22 @@ describe('run_code rendering', () => {
     expect(textOf(result)).toBe('Error: code run failed (exception): Error: boom\nCaptured output:\nbefore')
   })
 
+  it('an abort outcome (the call aborted, a runtime or plugin disposed) ends the call ABORTED', async () => {
+    const ctx = await start(
+      'code',
+      stubRuntime({ ok: false, kind: 'abort', message: 'stopped', logs: ['a'] }),
+    )
+    const result = await runCode(ctx, 'whatever')
+    expect(result).toMatchObject({
+      isError: true,
+      error: { info: { code: 'ABORTED', name: 'ToolAbortedError' } },
+    })
+    expect(textOf(result)).toBe('Error: code run aborted: stopped\nCaptured output:\na')
+  })
+
   const kinds: CodeRunFailureKind[] = [
     'exception',
     'timeout',
-    'abort',
     'worker-exit',
     'output-limit',
     'invalid-output',

@@ -8,7 +8,8 @@ const DEFAULTS = {
   maxSubCallsPerRun: 10_000,
   maxOutstandingSubCalls: 1_000,
   maxQueuedArgumentBytes: 67_108_864,
-  maxArgumentNodes: 2_000_000,
+  maxArgumentNodes: 20_000,
+  maxArgumentDepth: 256,
   maxArgumentStringLength: 33_554_432,
   subCallDrainMs: 5_000,
 }

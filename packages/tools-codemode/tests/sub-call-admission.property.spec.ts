@@ -18,7 +18,7 @@ const argumentText = fc
   })
 
 describe('SubCallAdmission.admitJson', () => {
-  it('decides as admit() of the parsed value: same outcome, value, bytes and message', () => {
+  it('decides as admit() of the parsed value: same outcome, value and bytes; same message unless its scan refused first', () => {
     fc.assert(
       fc.property(
         argumentText,
@@ -28,7 +28,9 @@ describe('SubCallAdmission.admitJson', () => {
           const limits = { ...DEFAULT_CODE_MODE_CONFIG, maxArgumentNodes, maxArgumentStringLength }
           const expected = new SubCallAdmission(limits).admit(JSON.parse(text))
           const actual = new SubCallAdmission(limits).admitJson(text)
-          expect(actual).toStrictEqual(expected)
+          expect(actual.ok).toBe(expected.ok)
+          // Over maxArgumentNodes, the scan before the parse refuses with its own wording.
+          if (actual.ok || !actual.message.includes('more than')) expect(actual).toStrictEqual(expected)
           if (actual.ok) expect(Object.isFrozen(actual.value) || typeof actual.value !== 'object').toBe(true)
         },
       ),

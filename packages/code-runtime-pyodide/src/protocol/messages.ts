@@ -7,7 +7,7 @@
  * `DoneStatus` (the runtime kit's).
  *
  * host → worker: `{ k: 'boot', s }` first (`s`: the memory snapshot's shared bytes, or null for a
- * plain boot); `{ k: 'run', code, names, limit }` once; `{ k: 'res', i, ok, a, b }` per settled
+ * plain boot); `{ k: 'run', code, names, limit, nodes, depth }` once; `{ k: 'res', i, ok, a, b }` per settled
  * call (`ok`: `a` is the value's JSON text; otherwise `a` the tool name and `b` the message).
  */
 
@@ -38,6 +38,10 @@ export interface RunMessage {
   readonly names: string
   /** `maxOutputBytes`, enforced early in the worker and again on the host. */
   readonly limit: number
+  /** `maxValueNodes`, checked on each value in the worker before it is posted, and again on the host. */
+  readonly nodes?: number
+  /** `maxValueDepth`, likewise. */
+  readonly depth?: number
 }
 
 /** The answer to one binding call. */

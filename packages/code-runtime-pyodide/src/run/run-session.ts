@@ -5,7 +5,13 @@
  * the host kills the worker, after its `exit` event.
  */
 import type { CodeRunHost, CodeRunOutcome } from '@dsh/tools-codemode'
-import { createCallCursor, DoneStatus, RunDriver, utf8LineCost } from '@dsh/tools-codemode/runtime-kit'
+import {
+  createCallCursor,
+  DoneStatus,
+  RunDriver,
+  utf8LineCost,
+  valueTextIssue,
+} from '@dsh/tools-codemode/runtime-kit'
 import type { WorkerHandle } from '../pool/worker-handle'
 import type { ReplyMessage, RunMessage, WorkerCall } from '../protocol/messages'
 import { parseWorkerMessage } from '../protocol/parse-worker-message'
@@ -51,6 +57,21 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
   })
 
   let outstanding = 0
+  /**
+   * Parse a call's arguments (already scanned) and hand them to the host. Text that is not JSON
+   * is a protocol violation (the kernel encodes every call's arguments): `undefined`, the run
+   * has failed.
+   */
+  const callHost = (call: WorkerCall): Promise<JsonValue> | undefined => {
+    let args: JsonValue
+    try {
+      args = JSON.parse(call.argsText) as JsonValue
+    } catch {
+      run.fail('invalid-output', `protocol violation: the arguments of call ${call.id} are not JSON text`)
+      return undefined
+    }
+    return host.call(call.name, args)
+  }
   const dispatch = (call: WorkerCall): void => {
     if (call.argsText.length > CALL_LIMITS.maxArgumentChars) {
       run.fail('invalid-output', `protocol violation: the arguments of call ${call.id} exceed the size cap`)
@@ -61,20 +82,26 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
       worker.postMessage({ k: 'res', i: call.id, ok: false, a: call.name, b: message } satisfies ReplyMessage)
       return
     }
-    outstanding += 1
-    let args: JsonValue
-    try {
-      args = JSON.parse(call.argsText) as JsonValue
-    } catch {
-      run.fail('invalid-output', `protocol violation: the arguments of call ${call.id} are not JSON text`)
+    // The host's own scan of the text, before anything parses it: the worker's is not a boundary.
+    const tooLarge = valueTextIssue(call.argsText, `arguments for ${call.name}`, config)
+    if (tooLarge !== undefined) {
+      worker.postMessage({
+        k: 'res',
+        i: call.id,
+        ok: false,
+        a: call.name,
+        b: tooLarge,
+      } satisfies ReplyMessage)
       return
     }
-    let pending: Promise<JsonValue>
+    outstanding += 1
+    let pending: Promise<JsonValue> | undefined
     try {
-      pending = host.call(call.name, args)
+      pending = callHost(call)
     } catch (error) {
       pending = Promise.reject(error)
     }
+    if (pending === undefined) return
     void Promise.allSettled([pending]).then(([result]) => {
       outstanding -= 1
       if (!run.settled && result !== undefined) worker.postMessage(replyFor(call, result, maxUnits))
@@ -117,5 +144,7 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     code: input.source,
     names: JSON.stringify(input.toolNames),
     limit: config.maxOutputBytes,
+    nodes: config.maxValueNodes,
+    depth: config.maxValueDepth,
   } satisfies RunMessage)
 }

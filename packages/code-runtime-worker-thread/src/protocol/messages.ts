@@ -10,7 +10,7 @@
  * text instead (`call-batch.ts`): through its call slot (`call-slot.ts`), or, when the slot
  * cannot take a batch, as `{ k: 'calls-json', t }`.
  *
- * host → worker: `{ k: 'run', code, names, limit, lines }` once; `{ k: 'res', r: [id, status, a, b, …] }`
+ * host → worker: `{ k: 'run', code, names, limit, lines, nodes, depth }` once; `{ k: 'res', r: [id, status, a, b, …] }`
  * per batch of settled calls, with `status` a {@link ReplyStatus} — or, for a QuickJS worker, the
  * same batch through its reply slot (`reply-slot.ts`), followed by `{ k: 'wake' }` when the
  * worker was not blocked on the slot.
@@ -52,4 +52,8 @@ export interface RunMessage {
   readonly limit: number
   /** `maxLogLines`, enforced early in the worker and again on the host (a worker may ignore it). */
   readonly lines?: number
+  /** `maxValueNodes`, checked on each value in the worker before it is posted, and again on the host. */
+  readonly nodes?: number
+  /** `maxValueDepth`, likewise. */
+  readonly depth?: number
 }

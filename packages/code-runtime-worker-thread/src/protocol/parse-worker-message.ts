@@ -66,11 +66,16 @@ export function parseCallText(text: unknown, cursor: CallCursor): ParsedWorkerMe
   return batch.ok ? parseTextCalls(batch.calls, cursor) : batch
 }
 
-function parseLogs(raw: unknown): ParsedWorkerMessage {
+/**
+ * A batch of lines. At most `maxLines + 1` are read: the run's output meter fails the run by
+ * then (as `output-limit`), so a hostile batch of millions of lines is not copied whole.
+ */
+function parseLogs(raw: unknown, maxLines: number): ParsedWorkerMessage {
   if (!Array.isArray(raw) || raw.length === 0)
     return refuseMessage('a logs message must carry a non-empty array of lines')
   const lines: string[] = []
-  for (let i = 0; i < raw.length; i++) {
+  const count = Math.min(raw.length, maxLines + 1)
+  for (let i = 0; i < count; i++) {
     const line: unknown = raw[i]
     if (typeof line !== 'string') return refuseMessage('a log line must be a string')
     lines.push(line)
@@ -80,9 +85,14 @@ function parseLogs(raw: unknown): ParsedWorkerMessage {
 
 /**
  * Check and rebuild one inbound message. Never throws; a refusal carries a reason the
- * caller turns into the run's failure.
+ * caller turns into the run's failure. `maxLines` is the run's `maxLogLines`: a log batch is
+ * read only that far (and one line more, which fails the run).
  */
-export function parseWorkerMessage(raw: unknown, cursor: CallCursor): ParsedWorkerMessage {
+export function parseWorkerMessage(
+  raw: unknown,
+  cursor: CallCursor,
+  maxLines: number = Number.POSITIVE_INFINITY,
+): ParsedWorkerMessage {
   if (!isMessageRecord(raw)) return refuseMessage('a message must be an object')
   switch (ownField(raw, 'k')) {
     case 'log': {
@@ -92,7 +102,7 @@ export function parseWorkerMessage(raw: unknown, cursor: CallCursor): ParsedWork
         : refuseMessage('a log line must be a string')
     }
     case 'logs':
-      return parseLogs(ownField(raw, 'l'))
+      return parseLogs(ownField(raw, 'l'), maxLines)
     case 'calls':
       return parseCalls(ownField(raw, 'c'), cursor)
     case 'calls-json':

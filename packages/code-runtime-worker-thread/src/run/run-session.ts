@@ -5,7 +5,14 @@
  * host kills the worker, after its `exit` event.
  */
 import type { CodeRunHost, CodeRunOutcome } from '@dsh/tools-codemode'
-import { createCallCursor, RunDriver, utf8LineWithBreakCost } from '@dsh/tools-codemode/runtime-kit'
+import {
+  createCallCursor,
+  jsonValueIssue,
+  RunDriver,
+  utf8LineWithBreakCost,
+  valueLimitMessage,
+  valueTextIssue,
+} from '@dsh/tools-codemode/runtime-kit'
 import type { WorkerHandle } from '../pool/worker-handle'
 import { type CallSlotBatch, CallSlotReader } from '../protocol/call-slot'
 import type { RunMessage, WorkerCall } from '../protocol/messages'
@@ -88,10 +95,27 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     return host.call(call.name, JSON.parse(call.argsJson) as JsonValue)
   }
 
+  /**
+   * The host's own check of a call's arguments against `maxValueNodes` / `maxValueDepth`,
+   * whatever the worker checked: one scan of the text before anything parses it, or one walk of
+   * a structured clone (the host's own copy) before it is snapshotted.
+   */
+  const argumentsIssue = (call: WorkerCall): string | undefined => {
+    const what = `arguments for ${call.name}`
+    if (call.argsJson !== undefined) return valueTextIssue(call.argsJson, what, config)
+    const issue = jsonValueIssue(call.args, {
+      maxNodes: config.maxValueNodes,
+      maxDepth: config.maxValueDepth,
+    })
+    if (issue === 'maxNodes' || issue === 'maxDepth') return valueLimitMessage(what, issue, config)
+    return undefined
+  }
+
   const dispatch = (call: WorkerCall): void => {
     let pending: Promise<JsonValue>
+    const refused = argumentsIssue(call)
     try {
-      pending = callHost(call)
+      pending = refused === undefined ? callHost(call) : Promise.reject({ message: refused })
     } catch (error) {
       pending = Promise.reject(error)
     }
@@ -140,7 +164,7 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     takeCalls()
     if (run.settled) return
     received += 1
-    onParsed(parseWorkerMessage(raw, cursor))
+    onParsed(parseWorkerMessage(raw, cursor, config.maxLogLines))
     takeCalls()
   }
 
@@ -185,6 +209,8 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     names: JSON.stringify(input.toolNames),
     limit: config.maxOutputBytes,
     lines: config.maxLogLines,
+    nodes: config.maxValueNodes,
+    depth: config.maxValueDepth,
   } satisfies RunMessage)
   if (spin === undefined) return outcome
   return outcome.finally(() => spin.end())

@@ -21,7 +21,18 @@ export {
 } from './config-check'
 export { cutToLimit } from './cut-to-limit'
 export { DoneStatus, failureKindOf } from './done-status'
-export { jsonTextExceeds } from './json-text-bound'
+export { type JsonValueIssue, type JsonValueLimits, jsonTextExceeds, jsonValueIssue } from './json-text-bound'
+export {
+  DEFAULT_JSON_SHAPE_LIMITS,
+  type JsonShapeIssue,
+  type JsonShapeLimits,
+  jsonShapeMessage,
+  jsonTextShapeIssue,
+  readValueLimits,
+  type ValueLimits,
+  valueLimitMessage,
+  valueTextIssue,
+} from './json-text-shape'
 export {
   type LineCost,
   type OutputLimits,

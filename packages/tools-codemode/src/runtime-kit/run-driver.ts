@@ -7,6 +7,7 @@
 import type { CodeRunFailureKind, CodeRunHost, CodeRunOutcome } from '../code-runtime'
 import { type BusyTimeSource, type RunBudget, startBudgetWatchdog } from './budget-watchdog'
 import type { DoneStatus } from './done-status'
+import type { ValueLimits } from './json-text-shape'
 import { type LineCost, type OutputLimits, OutputMeter } from './output-meter'
 import {
   completionOutcome,
@@ -37,8 +38,11 @@ export interface RunHandle {
   lastError(): unknown
 }
 
-/** The limits a run enforces: its time budgets, its output budget, and its heap cap (for messages). */
-export type RunLimits = RunBudget & OutputLimits & { readonly maxOldGenerationSizeMb: number }
+/**
+ * The limits a run enforces: its time budgets, its output budget, the shape of its result, and
+ * its heap cap (for messages).
+ */
+export type RunLimits = RunBudget & OutputLimits & ValueLimits & { readonly maxOldGenerationSizeMb: number }
 
 /** What a {@link RunDriver} needs; everything engine-specific comes in as a callback. */
 export interface RunDriverOptions {
@@ -168,7 +172,7 @@ export class RunDriver {
 
   /** Settle on the worker's checked completion; the worker exits in this same turn (see settle). */
   complete(status: DoneStatus, payload: string | undefined): void {
-    this.settle(completionOutcome(status, payload, this.logs, this.meter), true)
+    this.settle(completionOutcome(status, payload, this.logs, this.meter, this.#options.limits), true)
   }
 
   readonly #onMessage = (raw: unknown): void => {

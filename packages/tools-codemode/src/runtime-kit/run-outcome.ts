@@ -5,6 +5,7 @@
  */
 import type { CodeRunFailureKind, CodeRunOutcome } from '../code-runtime'
 import { DoneStatus, failureKindOf } from './done-status'
+import { type ValueLimits, valueTextIssue } from './json-text-shape'
 import type { OutputMeter } from './output-meter'
 
 /** The message of a run ended by its host signal. */
@@ -51,18 +52,23 @@ function safeString(value: unknown): string {
 /**
  * The outcome of a checked completion message: the payload is charged to `meter` first (over
  * the cap is `output-limit`), a failed status becomes its failure kind, and an `OK` payload must
- * be JSON text (otherwise `invalid-output`). `logs` are the lines captured so far.
+ * be JSON text (otherwise `invalid-output`) within `limits` — measured by one scan of the text
+ * before it is parsed, so a result of a million keys costs the host that scan, not a parse
+ * (over them is `output-limit`). `logs` are the lines captured so far.
  */
 export function completionOutcome(
   status: DoneStatus,
   payload: string | undefined,
   logs: readonly string[],
   meter: OutputMeter,
+  limits: ValueLimits,
 ): CodeRunOutcome {
   const over = meter.payloadIssue(payload, status === DoneStatus.OK ? 'result' : 'failure message')
   if (over !== undefined) return failedOutcome('output-limit', over, logs)
   if (status !== DoneStatus.OK) return failedOutcome(failureKindOf(status), payload ?? 'the run failed', logs)
   if (payload === undefined) return { ok: true, logs }
+  const tooLarge = valueTextIssue(payload, 'the result', limits)
+  if (tooLarge !== undefined) return failedOutcome('output-limit', tooLarge, logs)
   try {
     return { ok: true, logs, result: JSON.parse(payload) }
   } catch {

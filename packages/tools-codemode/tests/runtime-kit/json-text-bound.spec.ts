@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { jsonTextExceeds } from '../../src/runtime-kit/json-text-bound'
+import { jsonTextExceeds, jsonValueIssue } from '../../src/runtime-kit/json-text-bound'
+import { jsonTextShapeIssue } from '../../src/runtime-kit/json-text-shape'
 
 /** A value of `2 ** levels` leaves in a few hundred bytes: every level shares the one below. */
 function dagBomb(levels: number): unknown {
@@ -75,5 +76,44 @@ describe('jsonTextExceeds', () => {
     expect(jsonTextExceeds(counted, Number.MAX_SAFE_INTEGER)).toBe(true)
     expect(reads).toBeLessThan(10)
     expect(jsonTextExceeds(dagBomb(10), JSON.stringify(dagBomb(10)).length)).toBe(false)
+  })
+})
+
+describe('jsonValueIssue', () => {
+  it('counts the same values and depth as the text scan of the value’s JSON (seeded JSON)', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 6 }), (value) => {
+        const text = JSON.stringify(value)
+        let nodes = 1
+        while (jsonTextShapeIssue(text, { maxNodes: nodes, maxDepth: 1_000 }) !== undefined) nodes++
+        let depth = 0
+        while (jsonTextShapeIssue(text, { maxNodes: nodes, maxDepth: depth }) !== undefined) depth++
+        expect(jsonValueIssue(value, { maxNodes: nodes, maxDepth: depth })).toBeUndefined()
+        expect(jsonValueIssue(value, { maxNodes: nodes - 1 })).toBe('maxNodes')
+        if (depth > 0) expect(jsonValueIssue(value, { maxDepth: depth - 1 })).toBe('maxDepth')
+      }),
+      { seed: 21, numRuns: 200 },
+    )
+  })
+
+  it('counts every occurrence of a shared reference, walking it once', () => {
+    expect(jsonValueIssue(dagBomb(40), { maxNodes: 1_000_000 })).toBe('maxNodes')
+    expect(jsonValueIssue(dagBomb(40), { maxDepth: 40 })).toBe('maxDepth')
+    expect(jsonValueIssue(dagBomb(10), { maxNodes: 2 ** 11 * 2, maxDepth: 11 })).toBeUndefined()
+    const cycle: unknown[] = []
+    cycle.push(cycle)
+    expect(jsonValueIssue(cycle, { maxNodes: 10 })).toBe('cycle')
+  })
+
+  it('refuses a million-key object from its key count, without reading its values', () => {
+    let reads = 0
+    const wide = new Proxy(Object.fromEntries(Array.from({ length: 1_000_000 }, (_, i) => [`k${i}`, i])), {
+      get: (target, key) => {
+        reads++
+        return Reflect.get(target, key)
+      },
+    })
+    expect(jsonValueIssue(wide, { maxNodes: 50_000 })).toBe('maxNodes')
+    expect(reads).toBe(0)
   })
 })

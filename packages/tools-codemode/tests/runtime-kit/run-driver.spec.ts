@@ -56,6 +56,8 @@ const limits: RunLimits = {
   maxWallMs: 60_000,
   maxOutputBytes: 1_000,
   maxOldGenerationSizeMb: 64,
+  maxValueNodes: 50_000,
+  maxValueDepth: 256,
 }
 
 /** Count the abort listeners live on `signal` (removing one never added counts nothing). */

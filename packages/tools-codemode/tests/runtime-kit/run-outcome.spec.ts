@@ -32,18 +32,39 @@ describe('OutputMeter', () => {
   })
 })
 
+const LIMITS = { maxValueNodes: 10, maxValueDepth: 3 }
+
 describe('completionOutcome', () => {
   const logs = ['line']
 
+  it('refuses a result over maxValueNodes or maxValueDepth as output-limit, before parsing it', () => {
+    const meter = () => new OutputMeter({ maxOutputBytes: 1_000 }, utf8LineCost)
+    const wide = JSON.stringify(Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`k${i}`, i])))
+    expect(completionOutcome(DoneStatus.OK, wide, logs, meter(), LIMITS)).toEqual({
+      ok: false,
+      kind: 'output-limit',
+      message: expect.stringContaining('the result holds more than 10 JSON values (`maxValueNodes`)'),
+      logs,
+    })
+    expect(completionOutcome(DoneStatus.OK, '[[[[1]]]]', logs, meter(), LIMITS)).toMatchObject({
+      kind: 'output-limit',
+      message: 'the result nests more than 3 levels deep (`maxValueDepth`)',
+    })
+    expect(completionOutcome(DoneStatus.OK, '[[[1, 2, "]]]]]"]]]', logs, meter(), LIMITS)).toMatchObject({
+      ok: true,
+      result: [[[1, 2, ']]]]]']]],
+    })
+  })
+
   it('parses an OK payload, or reports it as invalid-output when it is not JSON', () => {
     const meter = () => new OutputMeter({ maxOutputBytes: 100 }, utf8LineCost)
-    expect(completionOutcome(DoneStatus.OK, '{"a":[1]}', logs, meter())).toEqual({
+    expect(completionOutcome(DoneStatus.OK, '{"a":[1]}', logs, meter(), LIMITS)).toEqual({
       ok: true,
       logs,
       result: { a: [1] },
     })
-    expect(completionOutcome(DoneStatus.OK, undefined, logs, meter())).toEqual({ ok: true, logs })
-    expect(completionOutcome(DoneStatus.OK, '{', logs, meter())).toEqual({
+    expect(completionOutcome(DoneStatus.OK, undefined, logs, meter(), LIMITS)).toEqual({ ok: true, logs })
+    expect(completionOutcome(DoneStatus.OK, '{', logs, meter(), LIMITS)).toEqual({
       ok: false,
       kind: 'invalid-output',
       message: 'the result is not valid JSON text',
@@ -53,11 +74,13 @@ describe('completionOutcome', () => {
 
   it('maps every failed status to its kind', () => {
     const meter = new OutputMeter({ maxOutputBytes: 100 }, utf8LineCost)
-    expect(completionOutcome(DoneStatus.EXCEPTION, 'boom', logs, meter)).toMatchObject({ kind: 'exception' })
-    expect(completionOutcome(DoneStatus.INVALID_OUTPUT, 'x', logs, meter)).toMatchObject({
+    expect(completionOutcome(DoneStatus.EXCEPTION, 'boom', logs, meter, LIMITS)).toMatchObject({
+      kind: 'exception',
+    })
+    expect(completionOutcome(DoneStatus.INVALID_OUTPUT, 'x', logs, meter, LIMITS)).toMatchObject({
       kind: 'invalid-output',
     })
-    expect(completionOutcome(DoneStatus.OUTPUT_LIMIT, 'x', logs, meter)).toMatchObject({
+    expect(completionOutcome(DoneStatus.OUTPUT_LIMIT, 'x', logs, meter, LIMITS)).toMatchObject({
       kind: 'output-limit',
     })
   })
@@ -65,13 +88,13 @@ describe('completionOutcome', () => {
   it('charges the payload to the bytes the logs left', () => {
     const meter = new OutputMeter({ maxOutputBytes: 6 }, utf8LineCost)
     meter.admitLine('abcd')
-    expect(completionOutcome(DoneStatus.OK, '"x"', logs, meter)).toEqual({
+    expect(completionOutcome(DoneStatus.OK, '"x"', logs, meter, LIMITS)).toEqual({
       ok: false,
       kind: 'output-limit',
       message: 'result exceeded maxOutputBytes (6 bytes)',
       logs,
     })
-    expect(completionOutcome(DoneStatus.EXCEPTION, 'boom', logs, meter)).toMatchObject({
+    expect(completionOutcome(DoneStatus.EXCEPTION, 'boom', logs, meter, LIMITS)).toMatchObject({
       kind: 'output-limit',
       message: 'failure message exceeded maxOutputBytes (6 bytes)',
     })

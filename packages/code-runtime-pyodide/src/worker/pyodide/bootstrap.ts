@@ -55,7 +55,16 @@ const utf8Length = (text: string): number => byteLength(text, 'utf8')
 const send = (message: WorkerPost, transfer?: ArrayBuffer[]): void =>
   parentPort.postMessage(message, transfer)
 const wasm = (globalThis as unknown as { WebAssembly: WasmGlobal }).WebAssembly
-const channel = createRunChannel({ send, exit, utf8Length, maxArgumentChars: CALL_LIMITS.maxArgumentChars })
+// Arguments the channel refuses are answered here, as the host's answer would be (see below).
+let refuseCall: (id: number, name: string, message: string) => void = () => {}
+const channel = createRunChannel({
+  send,
+  exit,
+  utf8Length,
+  maxArgumentChars: CALL_LIMITS.maxArgumentChars,
+  refuse: (id, name, message) => refuseCall(id, name, message),
+})
+const later = setImmediate
 const discard = (): void => {}
 const fatal = (): void => channel.done(DoneStatus.EXCEPTION, 'the interpreter stopped after a fatal error')
 
@@ -177,12 +186,21 @@ async function main(): Promise<void> {
   // A fatal interpreter error (a crash in C code, a broken invariant) ends the run at once.
   pyodide._api.on_fatal = fatal
   const { deliver, start } = installKernel(pyodide)
+  refuseCall = (id, name, message) =>
+    later(() => {
+      try {
+        deliver(id, false, name, message)
+      } catch {
+        fatal()
+      }
+    })
   stripInterpreter(pyodide)
   lockRealm()
   parentPort.on('message', (message: HostPost) => {
     try {
       if (message.k === 'run') {
         channel.setOutputLimit(message.limit)
+        channel.setValueLimits(message)
         start(message.code, message.names)
       } else if (message.k === 'res') {
         deliver(message.i, message.ok, message.a, message.b)

@@ -4,7 +4,12 @@
  * argument-size check ahead of the host's, and `done` ends the thread in the same synchronous
  * turn it posts the completion, so nothing of the program runs after its outcome is sent.
  */
-import { DoneStatus } from '@dsh/tools-codemode/runtime-kit'
+import {
+  DoneStatus,
+  readValueLimits,
+  type ValueLimits,
+  valueTextIssue,
+} from '@dsh/tools-codemode/runtime-kit'
 import type { WorkerPost } from '../../protocol/messages'
 
 /** What a run channel needs from the worker; captured before the realm is locked. */
@@ -17,6 +22,11 @@ export interface RunChannelPorts {
   readonly utf8Length: (text: string) => number
   /** Largest JSON text of one call's arguments, in UTF-16 code units. */
   readonly maxArgumentChars: number
+  /**
+   * Answer call `id` inside the worker as a failed call (`ToolCallError(name, message)` in the
+   * program), in a later turn, as the host's answer would arrive: for arguments refused here.
+   */
+  readonly refuse: (id: number, name: string, message: string) => void
 }
 
 /** The functions handed to the kernel, plus the output cap set when the run starts. */
@@ -29,6 +39,8 @@ export interface RunChannel {
   readonly done: (status: DoneStatus, payload?: unknown) => void
   /** Set `maxOutputBytes` (from the host's run message). */
   readonly setOutputLimit: (bytes: number) => void
+  /** Set `maxValueNodes` / `maxValueDepth` from the host's run message (`nodes`, `depth`). */
+  readonly setValueLimits: (message: { readonly nodes?: unknown; readonly depth?: unknown }) => void
   /** Whether the completion was posted. */
   readonly finished: () => boolean
 }
@@ -38,14 +50,20 @@ export function createRunChannel(ports: RunChannelPorts): RunChannel {
   let finished = false
   let bytes = 0
   let limit = Number.POSITIVE_INFINITY
+  let valueLimits: ValueLimits = readValueLimits({})
   const done = (status: DoneStatus, payload?: unknown): void => {
     if (finished) return
     finished = true
-    ports.send(
-      payload === undefined || payload === null
-        ? { k: 'done', s: status }
-        : { k: 'done', s: status, v: String(payload) },
-    )
+    let s = status
+    let v = payload === undefined || payload === null ? undefined : String(payload)
+    // The result is measured before it is posted: one scan of its text (the host scans again).
+    const tooLarge =
+      s === DoneStatus.OK && v !== undefined ? valueTextIssue(v, 'the result', valueLimits) : undefined
+    if (tooLarge !== undefined) {
+      s = DoneStatus.OUTPUT_LIMIT
+      v = tooLarge
+    }
+    ports.send(v === undefined ? { k: 'done', s } : { k: 'done', s, v })
     ports.exit(0)
   }
   const log = (line: unknown): void => {
@@ -71,6 +89,11 @@ export function createRunChannel(ports: RunChannelPorts): RunChannel {
       )
       return
     }
+    const tooLarge = valueTextIssue(args, `arguments for ${String(name)}`, valueLimits)
+    if (tooLarge !== undefined) {
+      ports.refuse(id, String(name), tooLarge)
+      return
+    }
     ports.send({ k: 'call', i: id, n: String(name), a: args })
   }
   return {
@@ -79,6 +102,9 @@ export function createRunChannel(ports: RunChannelPorts): RunChannel {
     done,
     setOutputLimit: (value) => {
       limit = value
+    },
+    setValueLimits: (message) => {
+      valueLimits = readValueLimits(message)
     },
     finished: () => finished,
   }

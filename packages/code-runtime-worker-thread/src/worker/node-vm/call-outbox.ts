@@ -19,8 +19,10 @@ export interface CallOutboxPorts {
   readonly endOfMicrotasks: (callback: () => void) => void
   /** Called before a call is posted at once, so earlier log lines arrive first. */
   readonly beforePost: () => void
-  /** Deep copy of a batched call's arguments (`structuredClone`); throws for uncloneable values. */
+  /** Deep copy of a call's arguments (`structuredClone`); throws for uncloneable values. */
   readonly clone: (value: unknown) => unknown
+  /** Why a call's copied arguments may not be sent (too many values, too deep), or `undefined`. */
+  readonly check?: (name: string, copy: unknown) => string | undefined
 }
 
 /** Describe why a call's arguments could not be sent. */
@@ -53,20 +55,23 @@ export class CallOutbox {
     if (this.#closed) return 'the run has ended'
     if (typeof name !== 'string') return 'invalid binding name'
     const id = this.#nextId + 1
+    // Copied first, so the check measures the worker's own data and what is posted is what it measured.
+    let copy: unknown
+    try {
+      copy = this.#ports.clone(args)
+    } catch (error) {
+      return cloneFailure(name, error)
+    }
+    const refused = this.#ports.check?.(name, copy)
+    if (refused !== undefined) return refused
     if (this.#outstanding === 0 && this.#outbox.length === 0) {
       try {
         this.#ports.beforePost()
-        this.#ports.post({ k: 'calls', c: [id, name, args] })
+        this.#ports.post({ k: 'calls', c: [id, name, copy] })
       } catch (error) {
         return cloneFailure(name, error)
       }
     } else {
-      let copy: unknown
-      try {
-        copy = this.#ports.clone(args)
-      } catch (error) {
-        return cloneFailure(name, error)
-      }
       this.#outbox.push(id, name, copy)
       if (!this.#flushQueued) {
         this.#flushQueued = true

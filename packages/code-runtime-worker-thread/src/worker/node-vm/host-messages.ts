@@ -2,7 +2,12 @@
  * Reading what the host sends the node:vm worker. The port is treated as hostile in both
  * directions, so each field is checked before use and nothing but primitives reaches the kernel.
  */
-import { DoneStatus } from '@dsh/tools-codemode/runtime-kit'
+import {
+  DoneStatus,
+  readValueLimits,
+  type ValueLimits,
+  valueTextIssue,
+} from '@dsh/tools-codemode/runtime-kit'
 
 /** A validated `run` message, or why it was refused. */
 export type RunRequest =
@@ -12,18 +17,26 @@ export type RunRequest =
       readonly names: string
       readonly byteLimit: number
       readonly lineLimit: number
+      readonly valueLimits: ValueLimits
     }
-  | { readonly ok: false; readonly byteLimit: number; readonly lineLimit: number; readonly message: string }
+  | {
+      readonly ok: false
+      readonly byteLimit: number
+      readonly lineLimit: number
+      readonly valueLimits: ValueLimits
+      readonly message: string
+    }
 
 /** Read a `run` message (`protocol/messages.ts`'s `RunMessage`). */
 export function readRunRequest(message: Record<string, unknown>): RunRequest {
   const byteLimit = typeof message['limit'] === 'number' ? message['limit'] : 0
   const lineLimit = typeof message['lines'] === 'number' ? message['lines'] : Number.POSITIVE_INFINITY
+  const valueLimits = readValueLimits(message)
   const { code, names } = message
   if (typeof code !== 'string' || typeof names !== 'string') {
-    return { ok: false, byteLimit, lineLimit, message: 'malformed run request' }
+    return { ok: false, byteLimit, lineLimit, valueLimits, message: 'malformed run request' }
   }
-  return { ok: true, code, names, byteLimit, lineLimit }
+  return { ok: true, code, names, byteLimit, lineLimit, valueLimits }
 }
 
 function isPrimitive(value: unknown): boolean {
@@ -60,14 +73,15 @@ export interface DoneMessage {
 
 /**
  * Shape the completion message: an unknown status counts as an exception, a missing failure
- * message gets a generic one, and a payload that would take the output past `byteLimit` turns
- * the run into `output-limit`.
+ * message gets a generic one, and a payload that would take the output past `byteLimit`, or a
+ * result past `valueLimits`, turns the run into `output-limit`.
  */
 export function completionMessage(
   status: unknown,
   payload: unknown,
   bytesUsed: number,
   byteLimit: number,
+  valueLimits: ValueLimits = readValueLimits({}),
 ): DoneMessage {
   const known =
     status === DoneStatus.OK ||
@@ -79,6 +93,12 @@ export function completionMessage(
   if (v !== undefined && bytesUsed + Buffer.byteLength(v, 'utf8') > byteLimit) {
     v = `${status === DoneStatus.OK ? 'result' : 'failure message'} exceeded maxOutputBytes (${byteLimit} bytes)`
     s = DoneStatus.OUTPUT_LIMIT
+  } else if (v !== undefined && s === DoneStatus.OK) {
+    const tooLarge = valueTextIssue(v, 'the result', valueLimits)
+    if (tooLarge !== undefined) {
+      v = tooLarge
+      s = DoneStatus.OUTPUT_LIMIT
+    }
   }
   return { k: 'done', s, v }
 }

@@ -12,6 +12,7 @@
  */
 import { createContext, runInContext, Script } from 'node:vm'
 import { parentPort } from 'node:worker_threads'
+import { jsonValueIssue, readValueLimits, valueLimitMessage } from '@dsh/tools-codemode/runtime-kit'
 import { CallOutbox } from './call-outbox'
 import { completionMessage, forEachReply, readRunRequest } from './host-messages'
 import type { NodeVmHost, NodeVmKernel } from './kernel'
@@ -38,12 +39,22 @@ process.on('uncaughtException', () => {
 
 let started = false
 let done = false
+let valueLimits = readValueLimits({})
 const logs = new LogAccount({ post, endOfTurn: (callback) => setImmediate(callback) })
 const calls = new CallOutbox({
   post,
   endOfMicrotasks: queueMicrotask,
   beforePost: () => logs.flush(),
   clone: structuredClone,
+  // The copy is the worker's own plain data: measuring it runs no program code.
+  check: (name, copy) => {
+    const issue = jsonValueIssue(copy, {
+      maxNodes: valueLimits.maxValueNodes,
+      maxDepth: valueLimits.maxValueDepth,
+    })
+    if (issue !== 'maxNodes' && issue !== 'maxDepth') return undefined
+    return valueLimitMessage(`arguments for ${name}`, issue, valueLimits)
+  },
 })
 const timers = new Map<number, { readonly handle: NodeJS.Timeout; readonly repeat: boolean }>()
 
@@ -105,7 +116,7 @@ function finishRun(status: unknown, payload: unknown): void {
   done = true
   calls.close()
   logs.close()
-  const message = completionMessage(status, payload, logs.bytes, logs.byteLimit)
+  const message = completionMessage(status, payload, logs.bytes, logs.byteLimit, valueLimits)
   // The host settles a completed run on this message without waiting for the thread's exit, so
   // nothing may run after it: in a worker, process.exit() calls V8's TerminateExecution, and no
   // JavaScript (program code, microtask, timer, 'exit' listener — there is none) runs again.
@@ -121,6 +132,7 @@ function startRun(message: Record<string, unknown>): void {
   started = true
   const request = readRunRequest(message)
   logs.limit(request.byteLimit, request.lineLimit)
+  valueLimits = request.valueLimits
   if (!request.ok) {
     finishRun(1, request.message)
     return

@@ -10,7 +10,12 @@
  * ends the run as `timeout`). The engine itself is set up by `start-engine.ts`.
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import { DoneStatus } from '@dsh/tools-codemode/runtime-kit'
+import {
+  DoneStatus,
+  readValueLimits,
+  type ValueLimits,
+  valueTextIssue,
+} from '@dsh/tools-codemode/runtime-kit'
 import type { QuickJSContext, QuickJSHandle } from 'quickjs-emscripten-core'
 import { callBatchEntry, callBatchText } from '../../protocol/call-batch'
 import { CallSlotWriter } from '../../protocol/call-slot'
@@ -37,6 +42,8 @@ let halted = false
 let limit = 0
 let bytes = 0
 let lineLimit = Number.POSITIVE_INFINITY
+/** `maxValueNodes` / `maxValueDepth`: each value is measured here before the host receives it. */
+let valueLimits: ValueLimits = readValueLimits({})
 let lineCount = 0
 // Log lines: the first EAGER_LINES of a guest turn are posted at once (a program that is then
 // stopped still shows what it printed); beyond that they travel in `logs` batches of at most
@@ -107,6 +114,12 @@ function finishRun(status: number, payload: string | undefined): void {
   if (v !== undefined && bytes + Buffer.byteLength(v, 'utf8') > limit) {
     s = DoneStatus.OUTPUT_LIMIT
     v = `${status === DoneStatus.OK ? 'result' : 'failure message'} exceeded maxOutputBytes (${limit} bytes)`
+  } else if (v !== undefined && s === DoneStatus.OK) {
+    const tooLarge = valueTextIssue(v, 'the result', valueLimits)
+    if (tooLarge !== undefined) {
+      s = DoneStatus.OUTPUT_LIMIT
+      v = tooLarge
+    }
   }
   // As in the node:vm bootstrap: process.exit() in a worker is V8's TerminateExecution, so
   // nothing runs after the completion message (the host settles on it).
@@ -203,6 +216,10 @@ function sendCalls(text: string, firstId: number): void {
  */
 function hostCall(name: string, argsJson: string): number | string {
   if (done) return 'the run has ended'
+  if (argsJson !== '') {
+    const tooLarge = valueTextIssue(argsJson, `arguments for ${name}`, valueLimits)
+    if (tooLarge !== undefined) return tooLarge
+  }
   const id = nextCallId + 1
   const entry = callBatchEntry(id, name, argsJson)
   if (turnUnits + entry.length > maxTurnUnits) {
@@ -305,10 +322,18 @@ function pumpReplies(): void {
   }
 }
 
-function startRun(message: { code?: unknown; names?: unknown; limit?: unknown; lines?: unknown }): void {
+function startRun(message: {
+  code?: unknown
+  names?: unknown
+  limit?: unknown
+  lines?: unknown
+  nodes?: unknown
+  depth?: unknown
+}): void {
   if (started) return
   started = true
   posted = 0
+  valueLimits = readValueLimits(message)
   limit = typeof message.limit === 'number' ? message.limit : 0
   if (typeof message.lines === 'number') lineLimit = message.lines
   if (typeof message.code !== 'string' || typeof message.names !== 'string') {

@@ -1,0 +1,120 @@
+// Values inside the byte caps must not cost the host seconds: every value leaving a program is
+// measured by its JSON-value count and depth before the host parses it (both engines, real
+// workers, the full Code Mode pipeline), and a batch of large sub-calls spreads over turns.
+import type { Context } from '@deepseek-ai/cordis'
+import { createCodeModeApp } from '@dsh/tools-codemode/testing'
+import { afterEach, describe, expect, it } from 'vitest'
+import { type CodeEngine, createWorkerThreadRuntime, type WorkerThreadRuntime } from '../src/index'
+import { runCode, textOf } from './fixtures/code-mode-app'
+import { countLargeParses, startLoopProbe } from './fixtures/loop-probe'
+
+/** The longest the host's event loop may stall here: generous for a loaded machine (before: 3–6 s). */
+const MAX_STALL_MS = 1_500
+
+let app: Context | undefined
+let runtime: WorkerThreadRuntime | undefined
+afterEach(async () => {
+  await app?.fiber.dispose()
+  await runtime?.dispose()
+  app = undefined
+  runtime = undefined
+})
+
+async function start(engine: CodeEngine) {
+  runtime = createWorkerThreadRuntime({ engine, warmWorkers: 0, maxOldGenerationSizeMb: 512 })
+  app = await createCodeModeApp({ runtime })
+  const taken: number[] = []
+  let turn = 0
+  const ticker = setInterval(() => turn++, 0)
+  app.tools.register({
+    name: 'take',
+    description: 'Takes data.',
+    parameters: { type: 'object', properties: { data: { type: 'object' } } },
+    output: { schema: { type: 'number' }, render: () => [{ type: 'text', text: 'ok' }] },
+    isConcurrencySafe: () => true,
+    execute: () => {
+      taken.push(turn)
+      return 1
+    },
+  })
+  app.effect(() => () => clearInterval(ticker))
+  return { ctx: app, taken }
+}
+
+const keys = (n: number) => `Object.fromEntries(Array.from({ length: ${n} }, (_, i) => ['k' + i, i]))`
+
+describe.each<CodeEngine>(['quickjs', 'node-vm'])('value limits (%s)', (engine) => {
+  it('a result of 300,000 keys ends output-limit on maxValueNodes; the host never parses it', async () => {
+    const { ctx } = await start(engine)
+    const probe = startLoopProbe()
+    const parses = countLargeParses()
+    let result: Awaited<ReturnType<typeof runCode>>
+    try {
+      result = await runCode(ctx, `return ${keys(300_000)}`)
+    } finally {
+      parses.restore()
+    }
+    const stall = await probe.stop()
+    expect(result).toMatchObject({ isError: true, error: { info: { code: 'CODE_RUN_FAILED' } } })
+    expect(textOf(result)).toMatch(
+      /^Error: code run failed \(output-limit\): the result holds more than 20000 JSON values \(`maxValueNodes`\)/,
+    )
+    expect(parses.count).toBe(0)
+    expect(stall).toBeLessThan(MAX_STALL_MS)
+  })
+
+  it('six sub-calls of 100,000-key arguments are each refused in the program; no tool runs', async () => {
+    const { ctx, taken } = await start(engine)
+    const probe = startLoopProbe()
+    const parses = countLargeParses()
+    let result: Awaited<ReturnType<typeof runCode>>
+    try {
+      result = await runCode(
+        ctx,
+        `const data = ${keys(100_000)}
+        const settled = await Promise.allSettled([1, 2, 3, 4, 5, 6].map(() => tools.take({ data })))
+        return settled.map((s) => s.status === 'rejected' ? s.reason.name + ': ' + s.reason.message : 'ran')`,
+      )
+    } finally {
+      parses.restore()
+    }
+    const stall = await probe.stop()
+    const messages = (result as unknown as { value: { result: string[] } }).value.result
+    expect(messages).toHaveLength(6)
+    for (const message of messages) {
+      expect(message).toMatch(
+        /^ToolCallError: arguments for take holds more than 20000 JSON values \(`maxValueNodes`\)/,
+      )
+    }
+    expect({ taken: taken.length, parses: parses.count }).toEqual({ taken: 0, parses: 0 })
+    expect(stall).toBeLessThan(MAX_STALL_MS)
+  })
+
+  it('within the caps, six sub-calls of 19,000 keys run, spread over event-loop turns', async () => {
+    const { ctx, taken } = await start(engine)
+    const probe = startLoopProbe()
+    const result = await runCode(
+      ctx,
+      `const data = ${keys(19_000)}
+      return (await Promise.all([1, 2, 3, 4, 5, 6].map(() => tools.take({ data })))).length`,
+    )
+    const stall = await probe.stop()
+    expect(result).toMatchObject({ isError: false, value: { result: 6 } })
+    const perTurn = new Map<number, number>()
+    for (const turn of taken) perTurn.set(turn, (perTurn.get(turn) ?? 0) + 1)
+    expect(Math.max(...perTurn.values())).toBeLessThanOrEqual(2)
+    expect(stall).toBeLessThan(MAX_STALL_MS)
+  })
+
+  it('a result of 19,000 keys and one nested 256 deep come back whole; 257 deep is refused', async () => {
+    const { ctx } = await start(engine)
+    const wide = await runCode(ctx, `return ${keys(19_000)}`)
+    expect(wide).toMatchObject({ isError: false })
+    expect(Object.keys((wide as unknown as { value: { result: object } }).value.result)).toHaveLength(19_000)
+    const nest = (depth: number) => `let v = []; for (let i = 1; i < ${depth}; i++) v = [v]; return v`
+    expect(await runCode(ctx, nest(256))).toMatchObject({ isError: false })
+    expect(textOf(await runCode(ctx, nest(257)))).toBe(
+      'Error: code run failed (output-limit): the result nests more than 256 levels deep (`maxValueDepth`)',
+    )
+  })
+})
