@@ -20,6 +20,7 @@ export const DEFAULT_PYODIDE_RUNTIME_CONFIG: ResolvedPyodideRuntimeConfig = Obje
   computeMs: 30_000,
   maxWallMs: 300_000,
   maxOutputBytes: 64 * 1024 * 1024,
+  maxLogLines: 10_000,
   maxMemoryMb: 512,
   maxOldGenerationSizeMb: 256,
   maxConcurrentRuns: 4,
@@ -30,8 +31,10 @@ const rules: OptionRules<ResolvedPyodideRuntimeConfig> = {
   computeMs: integerOption(1, MAX_TIMER_MS),
   maxWallMs: integerOption(1, MAX_TIMER_MS),
   maxOutputBytes: integerOption(1, Number.MAX_SAFE_INTEGER),
-  // A 32-bit WebAssembly memory holds at most 4 GiB.
-  maxMemoryMb: integerOption(64, 4095),
+  maxLogLines: integerOption(1, MAX_TIMER_MS),
+  // A 32-bit WebAssembly memory holds at most 4 GiB. At least 128: the interpreter's part of the
+  // budget (see memory-budget.ts) must hold the booted interpreter's ~30 MiB and leave room.
+  maxMemoryMb: integerOption(128, 4095),
   maxOldGenerationSizeMb: integerOption(64, 1_048_576),
   maxConcurrentRuns: integerOption(1, 1024),
   warmWorkers: integerOption(0, 64),

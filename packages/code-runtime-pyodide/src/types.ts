@@ -26,11 +26,22 @@ export interface PyodideRuntimeConfig {
    */
   readonly maxOutputBytes?: number
   /**
-   * Cap on the interpreter's WebAssembly memory, in MiB (default 512, 64 – 4095). Python sees an
-   * allocation past it as `MemoryError`; a program that cannot recover ends as `exception` or `worker-exit`.
+   * Cap on the number of log lines a run sends to the host (default 10 000, as in
+   * `@dsh/code-runtime-worker-thread`). Later lines are dropped inside the worker and counted;
+   * one marker line says how many.
+   */
+  readonly maxLogLines?: number
+  /**
+   * The memory budget of one run, in MiB (default 512, 128 – 4095): the worker's JavaScript heap,
+   * the interpreter's WebAssembly memory, its in-memory files and its output together (the split
+   * is in the package README). Python sees an allocation past its part as `MemoryError`, a file
+   * write as `OSError` (`ENOSPC`).
    */
   readonly maxMemoryMb?: number
-  /** V8 old-generation heap cap of each worker (its JavaScript side), in MiB (default 256, at least 64). Exhausting it ends the run as `worker-exit`. */
+  /**
+   * V8 old-generation heap cap of each worker (its JavaScript side), in MiB (default 256, at least
+   * 64), further bounded by the heap's part of `maxMemoryMb`. Exhausting it ends the run as `worker-exit`.
+   */
   readonly maxOldGenerationSizeMb?: number
   /** How many run workers may be alive at once (default 4): running, or exiting after their run settled. Further runs wait, in order. */
   readonly maxConcurrentRuns?: number
@@ -43,6 +54,7 @@ export interface ResolvedPyodideRuntimeConfig {
   readonly computeMs: number
   readonly maxWallMs: number
   readonly maxOutputBytes: number
+  readonly maxLogLines: number
   readonly maxMemoryMb: number
   readonly maxOldGenerationSizeMb: number
   readonly maxConcurrentRuns: number

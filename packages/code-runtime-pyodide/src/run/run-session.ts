@@ -9,6 +9,7 @@ import { createCallCursor, DoneStatus, RunDriver, utf8LineCost } from '@dsh/tool
 import type { WorkerHandle } from '../pool/worker-handle'
 import type { ReplyMessage, RunMessage, WorkerCall } from '../protocol/messages'
 import { parseWorkerMessage } from '../protocol/parse-worker-message'
+import type { MemoryBudget } from '../memory-budget'
 import type { JsonValue, ResolvedPyodideRuntimeConfig } from '../types'
 import { CALL_LIMITS } from './call-limits'
 import { jsonTextProblem } from './json-text-problem'
@@ -21,6 +22,8 @@ export interface RunSessionInput {
   readonly toolNames: readonly string[]
   readonly host: CodeRunHost
   readonly config: ResolvedPyodideRuntimeConfig
+  /** The run's share of `maxMemoryMb` for output and the worker's heap. */
+  readonly budget: MemoryBudget
   /** Aborted when the runtime is disposed: the run ends as `abort`. */
   readonly shutdown: AbortSignal
 }
@@ -34,14 +37,21 @@ const SIGINT = 2
  */
 export function runSession(handle: WorkerHandle, input: RunSessionInput): Promise<CodeRunOutcome> {
   const { worker } = handle
-  const { host, config } = input
+  const { host, config, budget } = input
   const cursor = createCallCursor(input.toolNames)
   const maxUnits = maxReplyUnits(config)
   const run = new RunDriver({
     handle,
     host,
     shutdown: input.shutdown,
-    limits: config,
+    // The output and heap caps are the run's parts of maxMemoryMb; one line past maxLogLines is
+    // the worker's marker for the lines it dropped.
+    limits: {
+      ...config,
+      maxOutputBytes: budget.outputBytes,
+      maxLogLines: config.maxLogLines + 1,
+      maxOldGenerationSizeMb: budget.oldGenerationMb,
+    },
     // Lines cost their UTF-8 size, at least one byte: the same rule the worker applies.
     lineCost: utf8LineCost,
     onMessage,
@@ -116,6 +126,7 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     k: 'run',
     code: input.source,
     names: JSON.stringify(input.toolNames),
-    limit: config.maxOutputBytes,
+    limit: budget.outputBytes,
+    lines: config.maxLogLines,
   } satisfies RunMessage)
 }

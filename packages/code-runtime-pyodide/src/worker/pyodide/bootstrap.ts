@@ -32,7 +32,8 @@ import { CALL_LIMITS } from '../../run/call-limits'
 import { BLOCKED_MODULES } from './boundary'
 import { capFileStorage, type FileSystem } from './file-quota'
 import { lockRealm } from './lock-realm'
-import { cappedGrow } from './memory-cap'
+import { createInterpreterMemory } from './interpreter-memory'
+import { bufferBytes, cappedGrow } from './memory-cap'
 import { refuseImports } from './refuse-imports'
 import { createRunChannel } from './run-channel'
 import type { PyodideWorkerData } from './worker-data'
@@ -57,15 +58,19 @@ const send = (message: WorkerPost, transfer?: ArrayBuffer[]): void =>
 const wasm = (globalThis as unknown as { WebAssembly: WasmGlobal }).WebAssembly
 const channel = createRunChannel({ send, exit, utf8Length, maxArgumentChars: CALL_LIMITS.maxArgumentChars })
 const discard = (): void => {}
+/** A raw writer for fd 1 and 2 that keeps nothing: every byte is accepted and dropped. */
+const FD_SINK = { isatty: false, write: (buffer: Uint8Array): number => buffer.length }
 const fatal = (): void => channel.done(DoneStatus.EXCEPTION, 'the interpreter stopped after a fatal error')
 
 process.on('unhandledRejection', () => {})
 // A fatal interpreter error surfaces here; the thrown value is never read (it may be hostile).
 process.on('uncaughtException', fatal)
 
-// 1. The memory cap and the refused imports, both locked in place.
+// 1. The memory cap and the refused imports, both locked in place. WebAssembly memory and file
+// bytes share the interpreter's part of maxMemoryMb.
+const account = createInterpreterMemory(data.interpreterLimitBytes)
 Object.defineProperty(wasm.Memory.prototype, 'grow', {
-  value: cappedGrow(wasm.Memory.prototype.grow, data.memoryLimitBytes),
+  value: cappedGrow(wasm.Memory.prototype.grow, account),
   writable: false,
   configurable: false,
 })
@@ -85,8 +90,8 @@ Object.defineProperty(wasm, 'instantiate', {
 })
 
 type LoadPyodide = (options: Record<string, unknown>) => Promise<PyodideAPI>
-/** The Pyodide API plus the internal hook a fatal error calls. */
-type Interpreter = PyodideAPI & { _api: { on_fatal: () => void } }
+/** The Pyodide API plus the internal hook a fatal error calls and the Emscripten module's heap view. */
+type Interpreter = PyodideAPI & { _api: { on_fatal: () => void }; _module: { HEAP8: { buffer: object } } }
 /** A Python callable or tuple as the kernel hands it back (a `PyProxy`). */
 interface PyHandle {
   (...args: unknown[]): unknown
@@ -164,16 +169,26 @@ async function main(): Promise<void> {
     return
   }
   const shared = await bootMessage()
-  // A private copy: the restore writes it into this interpreter's memory; the shared bytes stay intact.
-  const snapshot = shared instanceof SharedArrayBuffer ? new Uint8Array(shared).slice() : undefined
+  // A view, not a copy: the restore only reads it (into the interpreter's memory), and Pyodide
+  // keeps its boot options for the interpreter's lifetime — a private copy cost every worker
+  // the snapshot's size again (about 30 MiB).
+  const snapshot = shared instanceof SharedArrayBuffer ? new Uint8Array(shared) : undefined
   const pyodide = (await loadPyodide(
     snapshot ? { ...options, _loadSnapshot: snapshot } : options,
   )) as Interpreter
   // The refusals are bound at instantiation: a boot that did not go through the hook must not run.
   if (instantiations === 0) throw new Error('the interpreter was not instantiated through the import hook')
   pyodide.setInterruptBuffer(new Int32Array(data.interrupt))
-  // File bytes live outside both memory caps: they get a cap of their own, the same size.
-  capFileStorage(pyodide.FS as unknown as FileSystem, data.memoryLimitBytes)
+  // What reaches file descriptors 1 and 2 directly is dropped as it arrives. The `stdout` and
+  // `stderr` load options are line-batched: Pyodide collects an unterminated line byte by byte
+  // in a JavaScript array (about 9 bytes of heap per byte), so `os.write(1, b'x' * 2**20)` in a
+  // loop filled the worker's heap until V8 aborted the whole host process.
+  pyodide.setStdout(FD_SINK)
+  pyodide.setStderr(FD_SINK)
+  // The booted interpreter's memory is charged first (a restore sizes it without a grow); file
+  // bytes then share what is left with later grows.
+  account.wasmBytes = bufferBytes(pyodide._module.HEAP8.buffer)
+  capFileStorage(pyodide.FS as unknown as FileSystem, account)
   // A fatal interpreter error (a crash in C code, a broken invariant) ends the run at once.
   pyodide._api.on_fatal = fatal
   const { deliver, start } = installKernel(pyodide)
@@ -182,7 +197,7 @@ async function main(): Promise<void> {
   parentPort.on('message', (message: HostPost) => {
     try {
       if (message.k === 'run') {
-        channel.setOutputLimit(message.limit)
+        channel.setOutputLimits(message.limit, message.lines)
         start(message.code, message.names)
       } else if (message.k === 'res') {
         deliver(message.i, message.ok, message.a, message.b)

@@ -9,7 +9,7 @@
 # only program frames. The completion statuses are the runtime kit's `DoneStatus` values.
 
 def __dsh_install(host_log, host_call, host_done, blocked_text, max_argument_chars, max_depth):
-    import ast, asyncio, builtins, faulthandler, json, sys, traceback
+    import ast, asyncio, builtins, codecs, faulthandler, json, sys, traceback
 
     # Its dumps would show the kernel's frames; a crash ends the run anyway.
     faulthandler.disable()
@@ -46,39 +46,68 @@ def __dsh_install(host_log, host_call, host_done, blocked_text, max_argument_cha
     ToolCallError.__qualname__ = "ToolCallError"
     ToolCallError.__module__ = "builtins"
 
+    MAX_LINE = 65536
+
     class LogStream:
-        """stdout/stderr: every complete line goes to the host at once. A line written in pieces
-        (print(..., end="")) is kept as a list of pieces and joined once, when it ends or passes
-        64 Ki characters: re-joining it on every write would make a long line cost its length
-        squared."""
+        """stdout/stderr: every complete line goes to the host at once. A line is cut at MAX_LINE
+        characters: the rest of it is counted and dropped as it arrives, and the line ends with a
+        note of how many characters were cut. So no write, however long, and no unterminated line,
+        however many writes it takes, keeps more than MAX_LINE characters here. A line written in
+        pieces is kept as a list of pieces and joined once, when it ends: re-joining it on every
+        write would make a long line cost its length squared."""
         def __init__(self):
             self._pieces = []
             self._size = 0
+            self._cut = 0
+            self.buffer = LogBuffer(self)
+        def _keep(self, text, start, end):
+            room = MAX_LINE - self._size
+            if end - start > room:
+                self._cut += end - start - room
+                end = start + room
+            if end > start:
+                self._pieces.append(text[start:end])
+                self._size += end - start
+        def _end_line(self):
+            line = "".join(self._pieces)
+            if self._cut:
+                line += " [" + str(self._cut) + " more characters cut]"
+            self._pieces, self._size, self._cut = [], 0, 0
+            host_log(line)
         def write(self, text):
             if not isinstance(text, str):
-                raise TypeError("write() argument must be str")
-            if not text:
-                return 0
-            if "\n" in text:
-                self._pieces.append(text)
-                lines = "".join(self._pieces).split("\n")
-                partial = lines.pop()
-                self._pieces, self._size = [partial], len(partial)
-                for line in lines:
-                    host_log(line)
-            else:
-                self._pieces.append(text)
-                self._size += len(text)
-            if self._size > 65536:
-                self.close_run()
-            return len(text)
+                raise TypeError("write() argument must be str, not " + type(text).__name__)
+            start = 0
+            while True:
+                end = text.find("\n", start)
+                if end < 0:
+                    self._keep(text, start, len(text))
+                    return len(text)
+                self._keep(text, start, end)
+                self._end_line()
+                start = end + 1
         def flush(self):
             pass
         def close_run(self):
-            if self._size:
-                line = "".join(self._pieces)
-                self._pieces, self._size = [], 0
-                host_log(line)
+            if self._size or self._cut:
+                self._end_line()
+        def isatty(self):
+            return False
+        def writable(self):
+            return True
+
+    class LogBuffer:
+        """sys.stdout.buffer / sys.stderr.buffer: bytes are decoded as UTF-8 (a sequence split
+        across writes is completed by the next) and written to the text stream."""
+        def __init__(self, stream):
+            self._stream = stream
+            self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        def write(self, data):
+            view = memoryview(data)
+            self._stream.write(self._decoder.decode(view))
+            return view.nbytes
+        def flush(self):
+            pass
         def isatty(self):
             return False
         def writable(self):

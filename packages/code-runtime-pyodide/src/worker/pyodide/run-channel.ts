@@ -1,10 +1,15 @@
 /**
  * The worker's side of one run: the three functions the Python kernel receives (`log`, `call`,
- * `done`), each posting one protocol message. The worker keeps its own output count and
- * argument-size check ahead of the host's, and `done` ends the thread in the same synchronous
- * turn it posts the completion, so nothing of the program runs after its outcome is sent.
+ * `done`), each posting one protocol message. The worker keeps its own output count (the runtime
+ * kit's `OutputMeter`) and argument-size check ahead of the host's, and `done` ends the thread in
+ * the same synchronous turn it posts the completion, so nothing of the program runs after its
+ * outcome is sent.
+ *
+ * Lines past `maxLogLines` are dropped here, in the worker, and only counted: each posted line is
+ * a message the host must receive and keep, so two million `print()` calls stalled the host for
+ * seconds. The completion is preceded by one line saying how many were dropped.
  */
-import { DoneStatus } from '@dsh/tools-codemode/runtime-kit'
+import { DoneStatus, OutputMeter } from '@dsh/tools-codemode/runtime-kit'
 import type { WorkerPost } from '../../protocol/messages'
 
 /** What a run channel needs from the worker; captured before the realm is locked. */
@@ -27,34 +32,55 @@ export interface RunChannel {
   readonly call: (id: number, name: unknown, argsText: unknown) => void
   /** The run's completion: post it and end the thread (at most once). */
   readonly done: (status: DoneStatus, payload?: unknown) => void
-  /** Set `maxOutputBytes` (from the host's run message). */
-  readonly setOutputLimit: (bytes: number) => void
+  /** Set `maxOutputBytes` and `maxLogLines` (from the host's run message). */
+  readonly setOutputLimits: (bytes: number, lines: number) => void
+  /** Lines dropped so far for passing `maxLogLines`. */
+  readonly droppedLines: () => number
   /** Whether the completion was posted. */
   readonly finished: () => boolean
+}
+
+/** The line that stands for the lines dropped past `maxLogLines`. */
+export function droppedLinesMarker(dropped: number, maxLogLines: number): string {
+  return `[${dropped} more log lines dropped: a run logs at most maxLogLines (${maxLogLines}) lines]`
 }
 
 /** Create the channel of one run. */
 export function createRunChannel(ports: RunChannelPorts): RunChannel {
   let finished = false
-  let bytes = 0
-  let limit = Number.POSITIVE_INFINITY
+  let maxLogLines = Number.POSITIVE_INFINITY
+  let dropped = 0
+  // Every line costs at least one byte, so empty lines cannot flood the host for free.
+  const lineCost = (line: string): number => Math.max(1, ports.utf8Length(line))
+  let meter = new OutputMeter({ maxOutputBytes: Number.POSITIVE_INFINITY }, lineCost)
   const done = (status: DoneStatus, payload?: unknown): void => {
     if (finished) return
     finished = true
-    ports.send(
+    let completion: WorkerPost =
       payload === undefined || payload === null
         ? { k: 'done', s: status }
-        : { k: 'done', s: status, v: String(payload) },
-    )
+        : { k: 'done', s: status, v: String(payload) }
+    if (dropped > 0) {
+      // The marker is an ordinary line, charged like any other: both meters (here and on the
+      // host) admit one line past maxLogLines for it.
+      const marker = droppedLinesMarker(dropped, maxLogLines)
+      const over = meter.admitLine(marker)
+      if (over === undefined) ports.send({ k: 'log', l: marker })
+      else completion = { k: 'done', s: DoneStatus.OUTPUT_LIMIT, v: over }
+    }
+    ports.send(completion)
     ports.exit(0)
   }
   const log = (line: unknown): void => {
     if (finished) return
+    if (meter.lines >= maxLogLines) {
+      dropped += 1
+      return
+    }
     const text = String(line)
-    // Every line costs at least one byte, so empty lines cannot flood the host for free.
-    bytes += Math.max(1, ports.utf8Length(text))
-    if (bytes > limit) {
-      done(DoneStatus.OUTPUT_LIMIT, `output exceeded maxOutputBytes (${limit} bytes)`)
+    const over = meter.admitLine(text)
+    if (over !== undefined) {
+      done(DoneStatus.OUTPUT_LIMIT, over)
       return
     }
     ports.send({ k: 'log', l: text })
@@ -77,9 +103,11 @@ export function createRunChannel(ports: RunChannelPorts): RunChannel {
     log,
     call,
     done,
-    setOutputLimit: (value) => {
-      limit = value
+    setOutputLimits: (bytes, lines) => {
+      maxLogLines = lines
+      meter = new OutputMeter({ maxOutputBytes: bytes, maxLogLines: lines + 1 }, lineCost)
     },
+    droppedLines: () => dropped,
     finished: () => finished,
   }
 }
