@@ -254,9 +254,8 @@ describe('output', () => {
     )
     if (result.isError) throw new Error(result.error.message)
     const { logs } = result.value as { logs: string[] }
-    // Lines longer than 64 Ki characters are cut into pieces just past it.
-    expect(logs.map((line) => line.length)).toEqual([...Array(9).fill(65_537), 10_169, 0, 1])
-    expect(logs.join('')).toBe(`${'x'.repeat(600_000)}yzw`)
+    // A line is cut at 64 Ki characters; the rest is counted, not kept.
+    expect(logs).toEqual([`${'x'.repeat(65_536)} [534466 more characters cut]`, '', 'w'])
   })
 
   it('what reaches file descriptors 1 and 2 directly, like a fatal error stack dump, is not program output', async () => {

@@ -30,7 +30,8 @@ import type { PyodideAPI } from 'pyodide'
 import type { HostPost, WorkerPost } from '../../protocol/messages'
 import { CALL_LIMITS } from '../../run/call-limits'
 import { BLOCKED_MODULES } from './boundary'
-import { capFileStorage, type FileSystem } from './file-quota'
+import { type GrowableFileSystem, growFilesInPlace } from './file-growth'
+import { capFileStorage, ENOSPC, type FileSystem } from './file-quota'
 import { lockRealm } from './lock-realm'
 import { createInterpreterMemory } from './interpreter-memory'
 import { bufferBytes, cappedGrow } from './memory-cap'
@@ -188,7 +189,9 @@ async function main(): Promise<void> {
   // The booted interpreter's memory is charged first (a restore sizes it without a grow); file
   // bytes then share what is left with later grows.
   account.wasmBytes = bufferBytes(pyodide._module.HEAP8.buffer)
-  capFileStorage(pyodide.FS as unknown as FileSystem, account)
+  const fs = pyodide.FS as unknown as FileSystem & { filesystems: { MEMFS: GrowableFileSystem } }
+  growFilesInPlace(fs.filesystems.MEMFS, account.limitBytes, () => new fs.ErrnoError(ENOSPC))
+  capFileStorage(fs, account)
   // A fatal interpreter error (a crash in C code, a broken invariant) ends the run at once.
   pyodide._api.on_fatal = fatal
   const { deliver, start } = installKernel(pyodide)
