@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest'
 import PyodideCodeRuntime, {
   DEFAULT_PYODIDE_RUNTIME_CONFIG,
   isPyodideRuntimeError,
+  memoryBudget,
   PyodideRuntimeConfigError,
   PyodideRuntimeConfigSchema,
-  memoryBudget,
   resolvePyodideRuntimeConfig,
 } from '../src/index'
 
@@ -49,10 +49,16 @@ describe('config', () => {
     // Every part together stays within the budget, whatever the other keys say.
     for (const maxMemoryMb of [128, 300, 512, 1000, 4095]) {
       const budget = memoryBudget(
-        resolvePyodideRuntimeConfig({ maxMemoryMb, maxOldGenerationSizeMb: 1_048_576, maxOutputBytes: 2 ** 40 }),
+        resolvePyodideRuntimeConfig({
+          maxMemoryMb,
+          maxOldGenerationSizeMb: 1_048_576,
+          maxOutputBytes: 2 ** 40,
+        }),
       )
       const total =
-        (budget.oldGenerationMb + budget.youngGenerationMb) * MIB + budget.outputBytes + budget.interpreterBytes
+        (budget.oldGenerationMb + budget.youngGenerationMb) * MIB +
+        budget.outputBytes +
+        budget.interpreterBytes
       expect(total).toBeLessThanOrEqual(maxMemoryMb * MIB)
     }
   })

@@ -48,7 +48,10 @@ describe('maxLogLines', () => {
 
   it('a failing run still reports its dropped lines', async () => {
     const { host } = fakeHost({})
-    const outcome = await small.run(request('for i in range(10):\n    print(i)\nraise ValueError("late")'), host)
+    const outcome = await small.run(
+      request('for i in range(10):\n    print(i)\nraise ValueError("late")'),
+      host,
+    )
     expect(outcome).toMatchObject({ ok: false, kind: 'exception' })
     expect(outcome.logs).toEqual([
       '0',

@@ -51,7 +51,10 @@ const PROGRAMS = [
 describe('one memory budget per run', () => {
   it(`a run that fills files, memory and output at maxMemoryMb ${MAX_MEMORY_MB} grows the host by at most that plus a fixed overhead, and dispose gives it back`, async () => {
     const exit = await spawnHost({ programs: PROGRAMS, config: { maxMemoryMb: MAX_MEMORY_MB } })
-    expect({ code: exit.code, signal: exit.signal }, exit.stderr.slice(-800)).toEqual({ code: 0, signal: null })
+    expect({ code: exit.code, signal: exit.signal }, exit.stderr.slice(-800)).toEqual({
+      code: 0,
+      signal: null,
+    })
     const report = exit.report!
     const [shared, flood] = report.programs
     const [files, memory] = shared!.result as [number, number]
@@ -67,9 +70,10 @@ describe('one memory budget per run', () => {
     expect(report.disposedRssMb - report.baselineRssMb, 'RSS kept after dispose (MiB)').toBeLessThanOrEqual(
       RETAINED_RSS_MB,
     )
-    expect(report.disposedHeapMb - report.baselineHeapMb, 'heap kept after dispose (MiB)').toBeLessThanOrEqual(
-      RETAINED_HEAP_MB,
-    )
+    expect(
+      report.disposedHeapMb - report.baselineHeapMb,
+      'heap kept after dispose (MiB)',
+    ).toBeLessThanOrEqual(RETAINED_HEAP_MB)
     // 256 MiB: 160 MiB for memory and files together, the booted interpreter's ~30 MiB included.
     expect(files).toBeGreaterThan(64)
     expect(files + memory).toBeLessThanOrEqual(160)

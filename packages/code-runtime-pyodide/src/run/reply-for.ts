@@ -60,7 +60,7 @@ export function replyFor(
 function tooLarge(call: WorkerCall, size: string, maxUnits: number): ReplyMessage {
   const message =
     `the result of ${call.name} is too large for the program: ${size} characters, at most ${maxUnits} ` +
-    '(a quarter of the worker heap\'s part of maxMemoryMb)'
+    "(a quarter of the worker heap's part of maxMemoryMb)"
   return refusal(call, call.name, message)
 }
 

@@ -6,10 +6,10 @@
  */
 import type { CodeRunHost, CodeRunOutcome } from '@dsh/tools-codemode'
 import { createCallCursor, DoneStatus, RunDriver, utf8LineCost } from '@dsh/tools-codemode/runtime-kit'
+import type { MemoryBudget } from '../memory-budget'
 import type { WorkerHandle } from '../pool/worker-handle'
 import type { ReplyMessage, RunMessage, WorkerCall } from '../protocol/messages'
 import { parseWorkerMessage } from '../protocol/parse-worker-message'
-import type { MemoryBudget } from '../memory-budget'
 import type { JsonValue, ResolvedPyodideRuntimeConfig } from '../types'
 import { CALL_LIMITS } from './call-limits'
 import { jsonTextProblem } from './json-text-problem'

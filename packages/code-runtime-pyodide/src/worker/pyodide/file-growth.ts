@@ -37,7 +37,9 @@ export function growFilesInPlace(memfs: GrowableFileSystem, limitBytes: number, 
     const contents = node.contents
     const current = contents?.length ?? 0
     if (current >= capacity) return
-    const buffer = contents?.buffer as (ArrayBuffer & { resizable?: boolean; maxByteLength?: number }) | undefined
+    const buffer = contents?.buffer as
+      | (ArrayBuffer & { resizable?: boolean; maxByteLength?: number })
+      | undefined
     if (
       contents !== null &&
       buffer?.resizable === true &&
