@@ -22,7 +22,8 @@ export interface PyodideRuntimeConfig {
   readonly maxWallMs?: number
   /**
    * Cap on the combined UTF-8 size of the program's log lines (each costs at least one byte)
-   * plus its completion payload, in bytes (default 64 MiB). Exceeding it ends the run as `output-limit`.
+   * plus its completion payload, in bytes (default 64 MiB), at most an eighth of `maxMemoryMb`.
+   * Exceeding it ends the run as `output-limit`.
    */
   readonly maxOutputBytes?: number
   /**
