@@ -46,6 +46,20 @@ describe('maxLogLines', () => {
     await small.whenIdle()
   })
 
+  it('a line left open when the drops begin, or written after, is counted once', async () => {
+    const { host } = fakeHost({})
+    const outcome = await small.run(
+      request('import sys\nsys.stdout.write("a\\nb\\nc\\nd\\ne")\nprint("f", end="")\nreturn 1'),
+      host,
+    )
+    expect(outcome).toEqual({
+      ok: true,
+      result: 1,
+      logs: ['a', 'b', 'c', '[2 more log lines dropped: a run logs at most maxLogLines (3) lines]'],
+    })
+    await small.whenIdle()
+  })
+
   it('a failing run still reports its dropped lines', async () => {
     const { host } = fakeHost({})
     const outcome = await small.run(

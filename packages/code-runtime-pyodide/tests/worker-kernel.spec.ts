@@ -163,6 +163,25 @@ describe('the run channel', () => {
     )
   })
 
+  it('says when lines start to be dropped, and takes a count of lines dropped by the kernel only then', () => {
+    const { run, sent } = channel()
+    run.setOutputLimits(1_000, 1)
+    run.dropped(7)
+    expect(run.log('kept')).toBe(true)
+    expect(run.log('dropped')).toBe(false)
+    run.dropped(5)
+    run.dropped(-3)
+    run.dropped(1.5)
+    run.dropped('9')
+    expect(run.droppedLines()).toBe(6)
+    run.done(DoneStatus.OK)
+    expect(sent.map((message) => (message.k === 'log' ? message.l : message.k))).toEqual([
+      'kept',
+      droppedLinesMarker(6, 1),
+      'done',
+    ])
+  })
+
   it('charges the marker to maxOutputBytes like any line', () => {
     const { run, sent } = channel()
     run.setOutputLimits(10, 1)

@@ -113,6 +113,7 @@ function installKernel(pyodide: Interpreter) {
   const install = pyodide.globals.get('__dsh_install') as PyHandle
   const pair = install(
     channel.log,
+    channel.dropped,
     channel.call,
     channel.done,
     BLOCKED_MODULES.join(','),

@@ -8,7 +8,7 @@
 # `async def` (top-level `await` and `return`) with file name `<program>`, so tracebacks show
 # only program frames. The completion statuses are the runtime kit's `DoneStatus` values.
 
-def __dsh_install(host_log, host_call, host_done, blocked_text, max_argument_chars, max_depth):
+def __dsh_install(host_log, host_dropped, host_call, host_done, blocked_text, max_argument_chars, max_depth):
     import ast, asyncio, builtins, codecs, faulthandler, json, sys, traceback
 
     # Its dumps would show the kernel's frames; a crash ends the run anyway.
@@ -54,11 +54,16 @@ def __dsh_install(host_log, host_call, host_done, blocked_text, max_argument_cha
         note of how many characters were cut. So no write, however long, and no unterminated line,
         however many writes it takes, keeps more than MAX_LINE characters here. A line written in
         pieces is kept as a list of pieces and joined once, when it ends: re-joining it on every
-        write would make a long line cost its length squared."""
+        write would make a long line cost its length squared. Once the host channel drops lines
+        (maxLogLines), lines are only counted here -- a newline count per write -- and the count
+        is handed over when the run ends, so a flood costs no call into JavaScript per line."""
         def __init__(self):
             self._pieces = []
             self._size = 0
             self._cut = 0
+            self._dropping = False
+            self._dropped = 0
+            self._open = False
             self.buffer = LogBuffer(self)
         def _keep(self, text, start, end):
             room = MAX_LINE - self._size
@@ -73,10 +78,20 @@ def __dsh_install(host_log, host_call, host_done, blocked_text, max_argument_cha
             if self._cut:
                 line += " [" + str(self._cut) + " more characters cut]"
             self._pieces, self._size, self._cut = [], 0, 0
-            host_log(line)
+            if not host_log(line):
+                self._dropping = True
         def write(self, text):
             if not isinstance(text, str):
                 raise TypeError("write() argument must be str, not " + type(text).__name__)
+            if self._dropping:
+                ended = text.count("\n")
+                if ended:
+                    self._dropped += ended
+                    self._open = not text.endswith("\n")
+                    self._pieces, self._size, self._cut = [], 0, 0
+                elif text:
+                    self._open = True
+                return len(text)
             start = 0
             while True:
                 end = text.find("\n", start)
@@ -89,7 +104,11 @@ def __dsh_install(host_log, host_call, host_done, blocked_text, max_argument_cha
         def flush(self):
             pass
         def close_run(self):
-            if self._size or self._cut:
+            if self._dropping:
+                # A line still open (kept from before the drops began, or written since) counts too.
+                host_dropped(self._dropped + (1 if self._open or self._size or self._cut else 0))
+                self._dropped, self._open = 0, False
+            elif self._size or self._cut:
                 self._end_line()
         def isatty(self):
             return False

@@ -26,8 +26,14 @@ export interface RunChannelPorts {
 
 /** The functions handed to the kernel, plus the output cap set when the run starts. */
 export interface RunChannel {
-  /** One line of program output; every line costs at least one byte. */
-  readonly log: (line: unknown) => void
+  /**
+   * One line of program output; every line costs at least one byte. Returns whether lines are
+   * still sent: once `maxLogLines` is reached every later line is dropped, so the kernel may
+   * count them itself and report the count with {@link RunChannel.dropped}.
+   */
+  readonly log: (line: unknown) => boolean
+  /** Count `lines` more dropped lines (only once lines are being dropped; anything else is ignored). */
+  readonly dropped: (lines: unknown) => void
   /** One binding call with its id, name and arguments' JSON text. */
   readonly call: (id: number, name: unknown, argsText: unknown) => void
   /** The run's completion: post it and end the thread (at most once). */
@@ -71,19 +77,24 @@ export function createRunChannel(ports: RunChannelPorts): RunChannel {
     ports.send(completion)
     ports.exit(0)
   }
-  const log = (line: unknown): void => {
-    if (finished) return
+  const log = (line: unknown): boolean => {
+    if (finished) return false
     if (meter.lines >= maxLogLines) {
       dropped += 1
-      return
+      return false
     }
     const text = String(line)
     const over = meter.admitLine(text)
     if (over !== undefined) {
       done(DoneStatus.OUTPUT_LIMIT, over)
-      return
+      return false
     }
     ports.send({ k: 'log', l: text })
+    return true
+  }
+  const countDropped = (lines: unknown): void => {
+    if (finished || meter.lines < maxLogLines || typeof lines !== 'number') return
+    if (Number.isSafeInteger(lines) && lines > 0) dropped = Math.min(Number.MAX_SAFE_INTEGER, dropped + lines)
   }
   const call = (id: number, name: unknown, argsText: unknown): void => {
     if (finished) return
@@ -101,6 +112,7 @@ export function createRunChannel(ports: RunChannelPorts): RunChannel {
   }
   return {
     log,
+    dropped: countDropped,
     call,
     done,
     setOutputLimits: (bytes, lines) => {
