@@ -91,8 +91,11 @@ Object.defineProperty(wasm, 'instantiate', {
 })
 
 type LoadPyodide = (options: Record<string, unknown>) => Promise<PyodideAPI>
-/** The Pyodide API plus the internal hook a fatal error calls and the Emscripten module's heap view. */
-type Interpreter = PyodideAPI & { _api: { on_fatal: () => void }; _module: { HEAP8: { buffer: object } } }
+/** The Pyodide API plus its boot options, the internal hook a fatal error calls and the Emscripten module's heap view. */
+type Interpreter = PyodideAPI & {
+  _api: { on_fatal: () => void; config: object }
+  _module: { HEAP8: { buffer: object } }
+}
 /** A Python callable or tuple as the kernel hands it back (a `PyProxy`). */
 interface PyHandle {
   (...args: unknown[]): unknown
@@ -171,13 +174,15 @@ async function main(): Promise<void> {
     return
   }
   const shared = await bootMessage()
-  // A view, not a copy: the restore only reads it (into the interpreter's memory), and Pyodide
-  // keeps its boot options for the interpreter's lifetime — a private copy cost every worker
-  // the snapshot's size again (about 30 MiB).
+  // A view, not a copy: the restore only reads it (into the interpreter's memory). Pyodide keeps
+  // its boot options for the interpreter's lifetime, so a private copy cost every worker the
+  // snapshot's size again (about 30 MiB); the shared view is dropped from those options at once,
+  // so nothing in this realm can reach the bytes other workers boot from.
   const snapshot = shared instanceof SharedArrayBuffer ? new Uint8Array(shared) : undefined
   const pyodide = (await loadPyodide(
     snapshot ? { ...options, _loadSnapshot: snapshot } : options,
   )) as Interpreter
+  Reflect.deleteProperty(pyodide._api.config, '_loadSnapshot')
   // The refusals are bound at instantiation: a boot that did not go through the hook must not run.
   if (instantiations === 0) throw new Error('the interpreter was not instantiated through the import hook')
   pyodide.setInterruptBuffer(new Int32Array(data.interrupt))
