@@ -41,6 +41,8 @@ import type { PyodideWorkerData } from './worker-data'
 
 /** The kernel's Python text, inlined by the generate script from `kernel.py`. */
 declare const __PYODIDE_KERNEL_SOURCE__: string
+/** The program's stdout/stderr stream (Python), inlined from `log-stream.py`; the kernel uses it. */
+declare const __PYODIDE_LOG_STREAM_SOURCE__: string
 
 // The DOM-less lib the package compiles against declares WebAssembly's types, not its values.
 interface WasmGlobal {
@@ -112,6 +114,7 @@ function bootMessage(): Promise<SharedArrayBuffer | null> {
 
 /** Install the kernel; returns its `deliver` and `start` functions. */
 function installKernel(pyodide: Interpreter) {
+  pyodide.runPython(__PYODIDE_LOG_STREAM_SOURCE__)
   pyodide.runPython(__PYODIDE_KERNEL_SOURCE__)
   const install = pyodide.globals.get('__dsh_install') as PyHandle
   const pair = install(
@@ -125,7 +128,7 @@ function installKernel(pyodide: Interpreter) {
   ) as PyHandle
   const deliver = pair.get(0)
   const start = pair.get(1)
-  pyodide.runPython('del __dsh_install')
+  pyodide.runPython('del __dsh_install, __dsh_log_stream')
   install.destroy()
   pair.destroy()
   return { deliver, start }
