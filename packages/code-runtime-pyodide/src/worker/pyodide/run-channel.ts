@@ -1,6 +1,6 @@
 /**
- * The worker's side of one run: the three functions the Python kernel receives (`log`, `call`,
- * `done`), each posting one protocol message. The worker keeps its own output count (the runtime
+ * The worker's side of one run: the functions the Python kernel receives — `log`, `call` and
+ * `done`, each posting one protocol message, and `dropped`, which only counts. The worker keeps its own output count (the runtime
  * kit's `OutputMeter`) and argument-size check ahead of the host's, and `done` ends the thread in
  * the same synchronous turn it posts the completion, so nothing of the program runs after its
  * outcome is sent.
