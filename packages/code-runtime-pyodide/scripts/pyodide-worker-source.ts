@@ -1,6 +1,6 @@
 /**
  * Builds the Pyodide worker's source from its modules (`src/worker/pyodide`): the TypeScript
- * bootstrap is bundled as CommonJS with the Python kernel (`kernel.py`) inlined as a string.
+ * bootstrap is bundled as CommonJS with the Python kernel (`kernel.py`, `log-stream.py`) inlined as strings.
  * The result is checked in as `src/worker/pyodide/generated/pyodide-worker-source.ts`, a plain
  * string module, so the same source works from `src` under vitest and from the tsup bundle
  * without a build-time plugin; `tests/pyodide-worker-source.spec.ts` fails when it is stale.
@@ -19,6 +19,7 @@ export const GENERATED_PATH = here('../src/worker/pyodide/generated/pyodide-work
 /** The generated module's full text. */
 export async function buildPyodideWorkerModule(): Promise<string> {
   const kernel = readFileSync(here('../src/worker/pyodide/kernel.py'), 'utf8')
+  const logStream = readFileSync(here('../src/worker/pyodide/log-stream.py'), 'utf8')
   const result = await build({
     entryPoints: [here('../src/worker/pyodide/bootstrap.ts')],
     // The bundle's path comments are relative to the working directory: pin it to the package so
@@ -36,7 +37,10 @@ export async function buildPyodideWorkerModule(): Promise<string> {
     legalComments: 'none',
     charset: 'utf8',
     logLevel: 'silent',
-    define: { __PYODIDE_KERNEL_SOURCE__: JSON.stringify(kernel) },
+    define: {
+      __PYODIDE_KERNEL_SOURCE__: JSON.stringify(kernel),
+      __PYODIDE_LOG_STREAM_SOURCE__: JSON.stringify(logStream),
+    },
   })
   const source = result.outputFiles![0]!.text
   return [

@@ -24,6 +24,7 @@ export const DEFAULT_PYODIDE_RUNTIME_CONFIG: ResolvedPyodideRuntimeConfig = Obje
   maxOutputBytes: 64 * 1024 * 1024,
   maxValueNodes: DEFAULT_JSON_SHAPE_LIMITS.maxNodes,
   maxValueDepth: DEFAULT_JSON_SHAPE_LIMITS.maxDepth,
+  maxLogLines: 10_000,
   maxMemoryMb: 512,
   maxOldGenerationSizeMb: 256,
   maxConcurrentRuns: 4,
@@ -37,8 +38,10 @@ const rules: OptionRules<ResolvedPyodideRuntimeConfig> = {
   maxValueNodes: integerOption(1, MAX_TIMER_MS),
   // The worker's encoders recurse once per level; `CALL_LIMITS.maxJsonDepth` is their ceiling.
   maxValueDepth: integerOption(1, CALL_LIMITS.maxJsonDepth),
-  // A 32-bit WebAssembly memory holds at most 4 GiB.
-  maxMemoryMb: integerOption(64, 4095),
+  maxLogLines: integerOption(1, MAX_TIMER_MS),
+  // A 32-bit WebAssembly memory holds at most 4 GiB. At least 128: the interpreter's part of the
+  // budget (see memory-budget.ts) must hold the booted interpreter's ~30 MiB and leave room.
+  maxMemoryMb: integerOption(128, 4095),
   maxOldGenerationSizeMb: integerOption(64, 1_048_576),
   maxConcurrentRuns: integerOption(1, 1024),
   warmWorkers: integerOption(0, 64),

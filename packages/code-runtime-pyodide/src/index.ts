@@ -6,6 +6,7 @@ export {
   resolvePyodideRuntimeConfig,
 } from './config'
 export { isPyodideRuntimeError, PyodideRuntimeConfigError } from './errors'
+export { type MemoryBudget, memoryBudget } from './memory-budget'
 export { PyodideCodeRuntime, PyodideCodeRuntime as default } from './pyodide-code-runtime'
 export { createPyodideRuntime, PyodideRuntime } from './pyodide-runtime'
 export type {

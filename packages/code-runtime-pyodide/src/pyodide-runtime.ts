@@ -13,6 +13,7 @@ import {
   Semaphore,
 } from '@dsh/tools-codemode/runtime-kit'
 import { resolvePyodideRuntimeConfig } from './config'
+import { type MemoryBudget, memoryBudget } from './memory-budget'
 import type { BootResult } from './pool/worker-handle'
 import { WorkerPool } from './pool/worker-pool'
 import { runSession } from './run/run-session'
@@ -29,6 +30,8 @@ export class PyodideRuntime implements CodeRuntime {
   readonly language = 'python' as const
   /** The validated configuration in force. */
   readonly config: ResolvedPyodideRuntimeConfig
+  /** How `config.maxMemoryMb` is split across one run's parts. */
+  readonly memoryBudget: MemoryBudget
   readonly #pool: WorkerPool
   readonly #slots: Semaphore
   readonly #shutdown = new AbortController()
@@ -37,8 +40,13 @@ export class PyodideRuntime implements CodeRuntime {
   /** Validate `config` (throws `PyodideRuntimeConfigError`) and start booting warm interpreters. */
   constructor(config?: PyodideRuntimeConfig | null) {
     this.config = resolvePyodideRuntimeConfig(config)
+    this.memoryBudget = memoryBudget(this.config)
     this.#pool = new WorkerPool(
-      { maxOldGenerationSizeMb: this.config.maxOldGenerationSizeMb, maxMemoryMb: this.config.maxMemoryMb },
+      {
+        maxOldGenerationSizeMb: this.memoryBudget.oldGenerationMb,
+        maxYoungGenerationSizeMb: this.memoryBudget.youngGenerationMb,
+        interpreterLimitBytes: this.memoryBudget.interpreterBytes,
+      },
       this.config.warmWorkers,
     )
     this.#slots = new Semaphore(this.config.maxConcurrentRuns)
@@ -107,6 +115,7 @@ export class PyodideRuntime implements CodeRuntime {
         toolNames: request.toolNames,
         host,
         config: this.config,
+        budget: this.memoryBudget,
         shutdown: this.#shutdown.signal,
       })
     } finally {

@@ -22,7 +22,8 @@ export interface PyodideRuntimeConfig {
   readonly maxWallMs?: number
   /**
    * Cap on the combined UTF-8 size of the program's log lines (each costs at least one byte)
-   * plus its completion payload, in bytes (default 64 MiB). Exceeding it ends the run as `output-limit`.
+   * plus its completion payload, in bytes (default 64 MiB), at most an eighth of `maxMemoryMb`.
+   * Exceeding it ends the run as `output-limit`.
    */
   readonly maxOutputBytes?: number
   /**
@@ -37,11 +38,22 @@ export interface PyodideRuntimeConfig {
   /** Deepest nesting of lists and dicts in such a value (default 256, at most 1000), measured by the same scan. */
   readonly maxValueDepth?: number
   /**
-   * Cap on the interpreter's WebAssembly memory, in MiB (default 512, 64 – 4095). Python sees an
-   * allocation past it as `MemoryError`; a program that cannot recover ends as `exception` or `worker-exit`.
+   * Cap on the number of log lines a run sends to the host (default 10 000, as in
+   * `@dsh/code-runtime-worker-thread`). Later lines are dropped inside the worker and counted;
+   * one marker line says how many.
+   */
+  readonly maxLogLines?: number
+  /**
+   * The memory budget of one run, in MiB (default 512, 128 – 4095): the worker's JavaScript heap,
+   * the interpreter's WebAssembly memory, its in-memory files and its output together (the split
+   * is in the package README). Python sees an allocation past its part as `MemoryError`, a file
+   * write as `OSError` (`ENOSPC`).
    */
   readonly maxMemoryMb?: number
-  /** V8 old-generation heap cap of each worker (its JavaScript side), in MiB (default 256, at least 64). Exhausting it ends the run as `worker-exit`. */
+  /**
+   * V8 old-generation heap cap of each worker (its JavaScript side), in MiB (default 256, at least
+   * 64), further bounded by the heap's part of `maxMemoryMb`. Exhausting it ends the run as `worker-exit`.
+   */
   readonly maxOldGenerationSizeMb?: number
   /** How many run workers may be alive at once (default 4): running, or exiting after their run settled. Further runs wait, in order. */
   readonly maxConcurrentRuns?: number
@@ -56,6 +68,7 @@ export interface ResolvedPyodideRuntimeConfig {
   readonly maxOutputBytes: number
   readonly maxValueNodes: number
   readonly maxValueDepth: number
+  readonly maxLogLines: number
   readonly maxMemoryMb: number
   readonly maxOldGenerationSizeMb: number
   readonly maxConcurrentRuns: number

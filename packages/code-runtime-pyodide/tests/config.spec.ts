@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import PyodideCodeRuntime, {
   DEFAULT_PYODIDE_RUNTIME_CONFIG,
   isPyodideRuntimeError,
+  memoryBudget,
   PyodideRuntimeConfigError,
   PyodideRuntimeConfigSchema,
   resolvePyodideRuntimeConfig,
@@ -21,7 +22,45 @@ describe('config', () => {
   it('bounds maxMemoryMb to what a 32-bit WebAssembly memory can hold', () => {
     expect(resolvePyodideRuntimeConfig({ maxMemoryMb: 4095 }).maxMemoryMb).toBe(4095)
     expect(() => resolvePyodideRuntimeConfig({ maxMemoryMb: 4096 })).toThrow(PyodideRuntimeConfigError)
-    expect(() => resolvePyodideRuntimeConfig({ maxMemoryMb: 63 })).toThrow(PyodideRuntimeConfigError)
+    expect(() => resolvePyodideRuntimeConfig({ maxMemoryMb: 127 })).toThrow(PyodideRuntimeConfigError)
+    expect(resolvePyodideRuntimeConfig({ maxMemoryMb: 128 }).maxMemoryMb).toBe(128)
+  })
+
+  it('caps log lines at 10 000 by default, like the worker-thread runtime', () => {
+    expect(DEFAULT_PYODIDE_RUNTIME_CONFIG.maxLogLines).toBe(10_000)
+    expect(resolvePyodideRuntimeConfig({ maxLogLines: 1 }).maxLogLines).toBe(1)
+    expect(() => resolvePyodideRuntimeConfig({ maxLogLines: 0 })).toThrow(PyodideRuntimeConfigError)
+  })
+
+  it('splits maxMemoryMb: a quarter to the worker heap, an eighth to output, the rest to memory and files', () => {
+    const MIB = 1024 * 1024
+    expect(memoryBudget(resolvePyodideRuntimeConfig())).toEqual({
+      oldGenerationMb: 112,
+      youngGenerationMb: 16,
+      outputBytes: 64 * MIB,
+      interpreterBytes: 320 * MIB,
+    })
+    expect(memoryBudget(resolvePyodideRuntimeConfig({ maxMemoryMb: 128, maxOutputBytes: 1000 }))).toEqual({
+      oldGenerationMb: 28,
+      youngGenerationMb: 4,
+      outputBytes: 1000,
+      interpreterBytes: 80 * MIB,
+    })
+    // Every part together stays within the budget, whatever the other keys say.
+    for (const maxMemoryMb of [128, 300, 512, 1000, 4095]) {
+      const budget = memoryBudget(
+        resolvePyodideRuntimeConfig({
+          maxMemoryMb,
+          maxOldGenerationSizeMb: 1_048_576,
+          maxOutputBytes: 2 ** 40,
+        }),
+      )
+      const total =
+        (budget.oldGenerationMb + budget.youngGenerationMb) * MIB +
+        budget.outputBytes +
+        budget.interpreterBytes
+      expect(total).toBeLessThanOrEqual(maxMemoryMb * MIB)
+    }
   })
 
   it('accepts maxWallMs up to 2147483647 and refuses one more', () => {

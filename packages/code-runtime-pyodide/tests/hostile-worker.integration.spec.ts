@@ -9,6 +9,7 @@ import type { CodeRunOutcome } from '@dsh/tools-codemode'
 import { fakeHost } from '@dsh/tools-codemode/testing'
 import { describe, expect, it } from 'vitest'
 import { resolvePyodideRuntimeConfig } from '../src/config'
+import { memoryBudget } from '../src/memory-budget'
 import type { WorkerHandle } from '../src/pool/worker-handle'
 import { runSession } from '../src/run/run-session'
 
@@ -38,11 +39,13 @@ async function runHostile(onRun: string, onEcho: () => void = () => {}): Promise
       return 1
     },
   })
+  const config = resolvePyodideRuntimeConfig({ maxWallMs: 600_000 })
   const outcome = await runSession(handle, {
     source: '',
     toolNames: ['echo'],
     host,
-    config: resolvePyodideRuntimeConfig({ maxWallMs: 600_000 }),
+    config,
+    budget: memoryBudget(config),
     shutdown: new AbortController().signal,
   })
   await handle.exited

@@ -67,10 +67,16 @@ describe('replyFor', () => {
     expect(replyFor(call, rejected(new Error('denied')), MAX)).toMatchObject({ a: 'tool', b: 'denied' })
   })
 
-  it('caps replies at a quarter of the smaller memory cap', () => {
-    const config = { maxMemoryMb: 512, maxOldGenerationSizeMb: 256 } as ResolvedPyodideRuntimeConfig
-    expect(maxReplyUnits(config)).toBe(64 * 1024 * 1024)
-    expect(maxReplyUnits({ ...config, maxMemoryMb: 128 })).toBe(32 * 1024 * 1024)
+  it("caps replies at a quarter of the worker heap's part of maxMemoryMb", () => {
+    const config = {
+      maxMemoryMb: 512,
+      maxOldGenerationSizeMb: 256,
+      maxOutputBytes: 64 * 1024 * 1024,
+    } as ResolvedPyodideRuntimeConfig
+    // 512 MiB: a 128 MiB heap share, 16 MiB of it young generation.
+    expect(maxReplyUnits(config)).toBe(28 * 1024 * 1024)
+    expect(maxReplyUnits({ ...config, maxMemoryMb: 128 })).toBe(7 * 1024 * 1024)
+    expect(maxReplyUnits({ ...config, maxOldGenerationSizeMb: 64 })).toBe(16 * 1024 * 1024)
   })
 })
 

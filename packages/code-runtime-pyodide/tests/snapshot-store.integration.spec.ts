@@ -6,7 +6,11 @@
  */
 import { describe, expect, it, vi } from 'vitest'
 
-const options = { maxOldGenerationSizeMb: 256, maxMemoryMb: 512 }
+const options = {
+  maxOldGenerationSizeMb: 112,
+  maxYoungGenerationSizeMb: 16,
+  interpreterLimitBytes: 320 * 1024 * 1024,
+}
 
 async function freshStore(): Promise<typeof import('../src/pool/snapshot-store')> {
   vi.resetModules()

@@ -6,9 +6,10 @@ import { DoneStatus } from '@dsh/tools-codemode/runtime-kit'
 import { describe, expect, it } from 'vitest'
 import type { WorkerPost } from '../src/protocol/messages'
 import { EXIT_IMPORTS, REFUSED_IMPORT_PREFIXES, REFUSED_IMPORTS } from '../src/worker/pyodide/boundary'
+import { createInterpreterMemory } from '../src/worker/pyodide/interpreter-memory'
 import { cappedGrow, WASM_PAGE_BYTES } from '../src/worker/pyodide/memory-cap'
 import { isRefusedImport, refuseImports } from '../src/worker/pyodide/refuse-imports'
-import { createRunChannel } from '../src/worker/pyodide/run-channel'
+import { createRunChannel, droppedLinesMarker } from '../src/worker/pyodide/run-channel'
 
 describe('refuseImports', () => {
   const original = () => 42
@@ -72,17 +73,30 @@ const Wasm = (
 const nativeGrow = Wasm.Memory.prototype.grow as (this: object, pages: number) => number
 
 describe('cappedGrow', () => {
-  it('grows a real WebAssembly memory up to the cap and refuses past it', () => {
+  it('grows a real WebAssembly memory up to the cap, records its size, and refuses past it', () => {
     const memory = new Wasm.Memory({ initial: 1, maximum: 16 })
-    const grow = cappedGrow(nativeGrow, 4 * WASM_PAGE_BYTES)
+    const account = createInterpreterMemory(4 * WASM_PAGE_BYTES)
+    const grow = cappedGrow(nativeGrow, account)
     expect(grow.call(memory, 3)).toBe(1)
+    expect(account.wasmBytes).toBe(4 * WASM_PAGE_BYTES)
     expect(() => grow.call(memory, 1)).toThrow(RangeError)
     expect(memory.buffer.byteLength).toBe(4 * WASM_PAGE_BYTES)
   })
 
+  it('shares the limit with the file bytes charged to the same account', () => {
+    const memory = new Wasm.Memory({ initial: 1, maximum: 16 })
+    const account = createInterpreterMemory(4 * WASM_PAGE_BYTES)
+    account.fileBytes = 2 * WASM_PAGE_BYTES
+    const grow = cappedGrow(nativeGrow, account)
+    expect(grow.call(memory, 1)).toBe(1)
+    expect(() => grow.call(memory, 1)).toThrow(RangeError)
+    account.fileBytes = 0
+    expect(grow.call(memory, 2)).toBe(2)
+  })
+
   it('reads the size of a shared memory too', () => {
     const memory = new Wasm.Memory({ initial: 2, maximum: 16, shared: true })
-    const grow = cappedGrow(nativeGrow, 3 * WASM_PAGE_BYTES)
+    const grow = cappedGrow(nativeGrow, createInterpreterMemory(3 * WASM_PAGE_BYTES))
     expect(grow.call(memory, 1)).toBe(2)
     expect(() => grow.call(memory, 1)).toThrow(RangeError)
   })
@@ -152,7 +166,7 @@ describe('the run channel', () => {
 
   it('stops the run at the output cap, counting an empty line as one byte', () => {
     const { run, sent } = channel()
-    run.setOutputLimit(3)
+    run.setOutputLimits(3, 100)
     run.log('')
     run.log('é')
     run.log('')
@@ -160,6 +174,55 @@ describe('the run channel', () => {
       { k: 'log', l: '' },
       { k: 'log', l: 'é' },
       { k: 'done', s: DoneStatus.OUTPUT_LIMIT, v: 'output exceeded maxOutputBytes (3 bytes)' },
+    ])
+  })
+
+  it('drops lines past maxLogLines without posting them, and posts one marker before the completion', () => {
+    const { run, sent } = channel()
+    run.setOutputLimits(1_000, 2)
+    for (let i = 0; i < 100_000; i++) run.log('')
+    expect(run.droppedLines()).toBe(99_998)
+    expect(sent).toHaveLength(2)
+    run.done(DoneStatus.OK, '1')
+    expect(sent).toEqual([
+      { k: 'log', l: '' },
+      { k: 'log', l: '' },
+      { k: 'log', l: droppedLinesMarker(99_998, 2) },
+      { k: 'done', s: DoneStatus.OK, v: '1' },
+    ])
+    expect(droppedLinesMarker(99_998, 2)).toBe(
+      '[99998 more log lines dropped: a run logs at most maxLogLines (2) lines]',
+    )
+  })
+
+  it('says when lines start to be dropped, and takes a count of lines dropped by the kernel only then', () => {
+    const { run, sent } = channel()
+    run.setOutputLimits(1_000, 1)
+    run.dropped(7)
+    expect(run.log('kept')).toBe(true)
+    expect(run.log('dropped')).toBe(false)
+    run.dropped(5)
+    run.dropped(-3)
+    run.dropped(1.5)
+    run.dropped('9')
+    expect(run.droppedLines()).toBe(6)
+    run.done(DoneStatus.OK)
+    expect(sent.map((message) => (message.k === 'log' ? message.l : message.k))).toEqual([
+      'kept',
+      droppedLinesMarker(6, 1),
+      'done',
+    ])
+  })
+
+  it('charges the marker to maxOutputBytes like any line', () => {
+    const { run, sent } = channel()
+    run.setOutputLimits(10, 1)
+    run.log('a')
+    run.log('b')
+    run.done(DoneStatus.OK, '1')
+    expect(sent).toEqual([
+      { k: 'log', l: 'a' },
+      { k: 'done', s: DoneStatus.OUTPUT_LIMIT, v: 'output exceeded maxOutputBytes (10 bytes)' },
     ])
   })
 

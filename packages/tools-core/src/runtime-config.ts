@@ -1,8 +1,8 @@
 import type { ConfigValidationResult } from './config-schema'
 import { ToolRegistrationError } from './errors'
+import { readValueLimits, type ValueLimits } from './pipeline/value-limits'
 import { type ResultBudgetConfig, validateResultBudget } from './result-budget/config'
 import { ResultBudget } from './result-budget/result-budget'
-import { readValueLimits, type ValueLimits } from './pipeline/value-limits'
 import type { ToolPresentationMode } from './types'
 
 /** Config of the `ToolRuntime` service. */

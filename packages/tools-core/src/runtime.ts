@@ -12,7 +12,7 @@ import { CallLifetimes, DEFAULT_DISPOSE_GRACE_MS } from './lifetime/call-lifetim
 import { executeCall } from './pipeline/execute-call'
 import { failureOf } from './pipeline/results'
 import type { PipelineRuntime } from './pipeline/tool-call'
-import { readValueLimits, type ValueLimits } from './pipeline/value-limits'
+import { readValueLimits } from './pipeline/value-limits'
 import { assertMode, RESERVED_TOOL_NAME, ToolRegistry } from './registry'
 import {
   formatsProblem,
@@ -56,7 +56,6 @@ interface RuntimeState extends PipelineRuntime {
   readonly compile: CompileOptions
   /** The calls in flight, and what ends them (disposal). */
   readonly lifetimes: CallLifetimes
-}
 }
 
 function scopeKeyOf(self: ToolRuntime, what: string): ScopeKey {

@@ -43,10 +43,14 @@ export interface WorkerHandle {
   readonly lastError: () => unknown
 }
 
-/** Options a worker is spawned with. */
+/** Options a worker is spawned with: its parts of the run's memory budget (`memory-budget.ts`). */
 export interface SpawnOptions {
+  /** V8 old generation of the worker, in MiB. */
   readonly maxOldGenerationSizeMb: number
-  readonly maxMemoryMb: number
+  /** V8 young generation of the worker, in MiB. */
+  readonly maxYoungGenerationSizeMb: number
+  /** The interpreter's WebAssembly memory and file bytes together, in bytes. */
+  readonly interpreterLimitBytes: number
 }
 
 let pyodideDirectory: string | undefined
@@ -70,12 +74,15 @@ function workerOptions(
     execArgv: [],
     argv: [],
     name: 'run_code',
-    resourceLimits: { maxOldGenerationSizeMb: options.maxOldGenerationSizeMb },
+    resourceLimits: {
+      maxOldGenerationSizeMb: options.maxOldGenerationSizeMb,
+      maxYoungGenerationSizeMb: options.maxYoungGenerationSizeMb,
+    },
     workerData: {
       moduleURL: pathToFileURL(join(directory, 'pyodide.mjs')).href,
       indexURL: `${directory}/`,
       interrupt,
-      memoryLimitBytes: options.maxMemoryMb * 1024 * 1024,
+      interpreterLimitBytes: options.interpreterLimitBytes,
       makeSnapshot,
     } satisfies PyodideWorkerData,
     // The interpreter's own fatal-error reports go to console; they are not program output.

@@ -7,7 +7,7 @@
  * `DoneStatus` (the runtime kit's).
  *
  * host → worker: `{ k: 'boot', s }` first (`s`: the memory snapshot's shared bytes, or null for a
- * plain boot); `{ k: 'run', code, names, limit, nodes, depth }` once; `{ k: 'res', i, ok, a, b }` per settled
+ * plain boot); `{ k: 'run', code, names, limit, lines, nodes, depth }` once; `{ k: 'res', i, ok, a, b }` per settled
  * call (`ok`: `a` is the value's JSON text; otherwise `a` the tool name and `b` the message).
  */
 
@@ -36,8 +36,10 @@ export interface RunMessage {
   readonly code: string
   /** JSON text of the allowed binding names. */
   readonly names: string
-  /** `maxOutputBytes`, enforced early in the worker and again on the host. */
+  /** `maxOutputBytes` (within the run's memory budget), enforced early in the worker and again on the host. */
   readonly limit: number
+  /** `maxLogLines`: later lines are dropped in the worker (counted, one marker line for them all). */
+  readonly lines: number
   /** `maxValueNodes`, checked on each value in the worker before it is posted, and again on the host. */
   readonly nodes?: number
   /** `maxValueDepth`, likewise. */

@@ -11,17 +11,19 @@ import {
   jsonTextExceeds,
   nonJsonValueMessage,
 } from '@dsh/tools-codemode/runtime-kit'
+import { memoryBudget } from '../memory-budget'
 import type { ReplyMessage, WorkerCall } from '../protocol/messages'
 import type { JsonValue, ResolvedPyodideRuntimeConfig } from '../types'
 
 /**
  * The longest reply text a program may receive, in UTF-16 code units: a quarter of the smaller
- * memory cap. The text crosses the worker's V8 heap (`maxOldGenerationSizeMb`) as a message and
- * a string, then lands in the interpreter's memory (`maxMemoryMb`) as a Python `str` next to the
- * value `json.loads` builds from it.
+ * of the run's two memory parts it crosses (`memory-budget.ts`). The text crosses the worker's V8
+ * heap (its old generation) as a message and a string, then lands in the interpreter's memory as
+ * a Python `str` next to the value `json.loads` builds from it.
  */
 export function maxReplyUnits(config: ResolvedPyodideRuntimeConfig): number {
-  return Math.floor((Math.min(config.maxOldGenerationSizeMb, config.maxMemoryMb) * 1024 * 1024) / 4)
+  const budget = memoryBudget(config)
+  return Math.floor(Math.min(budget.oldGenerationMb * 1024 * 1024, budget.interpreterBytes) / 4)
 }
 
 /**
@@ -58,7 +60,7 @@ export function replyFor(
 function tooLarge(call: WorkerCall, size: string, maxUnits: number): ReplyMessage {
   const message =
     `the result of ${call.name} is too large for the program: ${size} characters, at most ${maxUnits} ` +
-    '(a quarter of the smaller of maxMemoryMb and maxOldGenerationSizeMb)'
+    "(a quarter of the worker heap's part of maxMemoryMb)"
   return refusal(call, call.name, message)
 }
 

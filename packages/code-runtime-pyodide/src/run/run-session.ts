@@ -12,6 +12,7 @@ import {
   utf8LineCost,
   valueTextIssue,
 } from '@dsh/tools-codemode/runtime-kit'
+import type { MemoryBudget } from '../memory-budget'
 import type { WorkerHandle } from '../pool/worker-handle'
 import type { ReplyMessage, RunMessage, WorkerCall } from '../protocol/messages'
 import { parseWorkerMessage } from '../protocol/parse-worker-message'
@@ -27,6 +28,8 @@ export interface RunSessionInput {
   readonly toolNames: readonly string[]
   readonly host: CodeRunHost
   readonly config: ResolvedPyodideRuntimeConfig
+  /** The run's share of `maxMemoryMb` for output and the worker's heap. */
+  readonly budget: MemoryBudget
   /** Aborted when the runtime is disposed: the run ends as `abort`. */
   readonly shutdown: AbortSignal
 }
@@ -40,14 +43,21 @@ const SIGINT = 2
  */
 export function runSession(handle: WorkerHandle, input: RunSessionInput): Promise<CodeRunOutcome> {
   const { worker } = handle
-  const { host, config } = input
+  const { host, config, budget } = input
   const cursor = createCallCursor(input.toolNames)
   const maxUnits = maxReplyUnits(config)
   const run = new RunDriver({
     handle,
     host,
     shutdown: input.shutdown,
-    limits: config,
+    // The output and heap caps are the run's parts of maxMemoryMb; one line past maxLogLines is
+    // the worker's marker for the lines it dropped.
+    limits: {
+      ...config,
+      maxOutputBytes: budget.outputBytes,
+      maxLogLines: config.maxLogLines + 1,
+      maxOldGenerationSizeMb: budget.oldGenerationMb,
+    },
     // Lines cost their UTF-8 size, at least one byte: the same rule the worker applies.
     lineCost: utf8LineCost,
     onMessage,
@@ -143,7 +153,8 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     k: 'run',
     code: input.source,
     names: JSON.stringify(input.toolNames),
-    limit: config.maxOutputBytes,
+    limit: budget.outputBytes,
+    lines: config.maxLogLines,
     nodes: config.maxValueNodes,
     depth: config.maxValueDepth,
   } satisfies RunMessage)

@@ -10,7 +10,7 @@
  *    They are replaced before instantiation, so no path inside the interpreter reaches them.
  * 2. Boot Pyodide with `jsglobals` a bare object, so Python's `js` module reaches nothing, then
  *    cap the in-memory filesystem (`file-quota.ts`): file bytes live outside both memory caps.
- * 3. Run the Python kernel, which receives three closures over the message port and nothing else.
+ * 3. Run the Python kernel, which receives four closures over the run channel and nothing else.
  * 4. Strip the Pyodide API object (it holds the Emscripten module, its filesystem drivers —
  *    NODEFS reads the host disk — and package loading), unregister the `js`/`pyodide_js` modules.
  * 5. Lock the realm (`lock-realm.ts`).
@@ -30,15 +30,19 @@ import type { PyodideAPI } from 'pyodide'
 import type { HostPost, WorkerPost } from '../../protocol/messages'
 import { CALL_LIMITS } from '../../run/call-limits'
 import { BLOCKED_MODULES } from './boundary'
-import { capFileStorage, type FileSystem } from './file-quota'
+import { type GrowableFileSystem, growFilesInPlace } from './file-growth'
+import { capFileStorage, ENOSPC, type FileSystem } from './file-quota'
+import { createInterpreterMemory } from './interpreter-memory'
 import { lockRealm } from './lock-realm'
-import { cappedGrow } from './memory-cap'
+import { bufferBytes, cappedGrow } from './memory-cap'
 import { refuseImports } from './refuse-imports'
 import { createRunChannel } from './run-channel'
 import type { PyodideWorkerData } from './worker-data'
 
 /** The kernel's Python text, inlined by the generate script from `kernel.py`. */
 declare const __PYODIDE_KERNEL_SOURCE__: string
+/** The program's stdout/stderr stream (Python), inlined from `log-stream.py`; the kernel uses it. */
+declare const __PYODIDE_LOG_STREAM_SOURCE__: string
 
 // The DOM-less lib the package compiles against declares WebAssembly's types, not its values.
 interface WasmGlobal {
@@ -66,15 +70,19 @@ const channel = createRunChannel({
 })
 const later = setImmediate
 const discard = (): void => {}
+/** A raw writer for fd 1 and 2 that keeps nothing: every byte is accepted and dropped. */
+const FD_SINK = { isatty: false, write: (buffer: Uint8Array): number => buffer.length }
 const fatal = (): void => channel.done(DoneStatus.EXCEPTION, 'the interpreter stopped after a fatal error')
 
 process.on('unhandledRejection', () => {})
 // A fatal interpreter error surfaces here; the thrown value is never read (it may be hostile).
 process.on('uncaughtException', fatal)
 
-// 1. The memory cap and the refused imports, both locked in place.
+// 1. The memory cap and the refused imports, both locked in place. WebAssembly memory and file
+// bytes share the interpreter's part of maxMemoryMb.
+const account = createInterpreterMemory(data.interpreterLimitBytes)
 Object.defineProperty(wasm.Memory.prototype, 'grow', {
-  value: cappedGrow(wasm.Memory.prototype.grow, data.memoryLimitBytes),
+  value: cappedGrow(wasm.Memory.prototype.grow, account),
   writable: false,
   configurable: false,
 })
@@ -94,8 +102,11 @@ Object.defineProperty(wasm, 'instantiate', {
 })
 
 type LoadPyodide = (options: Record<string, unknown>) => Promise<PyodideAPI>
-/** The Pyodide API plus the internal hook a fatal error calls. */
-type Interpreter = PyodideAPI & { _api: { on_fatal: () => void } }
+/** The Pyodide API plus its boot options, the internal hook a fatal error calls and the Emscripten module's heap view. */
+type Interpreter = PyodideAPI & {
+  _api: { on_fatal: () => void; config: object }
+  _module: { HEAP8: { buffer: object } }
+}
 /** A Python callable or tuple as the kernel hands it back (a `PyProxy`). */
 interface PyHandle {
   (...args: unknown[]): unknown
@@ -112,10 +123,12 @@ function bootMessage(): Promise<SharedArrayBuffer | null> {
 
 /** Install the kernel; returns its `deliver` and `start` functions. */
 function installKernel(pyodide: Interpreter) {
+  pyodide.runPython(__PYODIDE_LOG_STREAM_SOURCE__)
   pyodide.runPython(__PYODIDE_KERNEL_SOURCE__)
   const install = pyodide.globals.get('__dsh_install') as PyHandle
   const pair = install(
     channel.log,
+    channel.dropped,
     channel.call,
     channel.done,
     BLOCKED_MODULES.join(','),
@@ -124,7 +137,7 @@ function installKernel(pyodide: Interpreter) {
   ) as PyHandle
   const deliver = pair.get(0)
   const start = pair.get(1)
-  pyodide.runPython('del __dsh_install')
+  pyodide.runPython('del __dsh_install, __dsh_log_stream')
   install.destroy()
   pair.destroy()
   return { deliver, start }
@@ -173,16 +186,30 @@ async function main(): Promise<void> {
     return
   }
   const shared = await bootMessage()
-  // A private copy: the restore writes it into this interpreter's memory; the shared bytes stay intact.
-  const snapshot = shared instanceof SharedArrayBuffer ? new Uint8Array(shared).slice() : undefined
+  // A view, not a copy: the restore only reads it (into the interpreter's memory). Pyodide keeps
+  // its boot options for the interpreter's lifetime, so a private copy cost every worker the
+  // snapshot's size again (about 30 MiB); the shared view is dropped from those options at once,
+  // so nothing in this realm can reach the bytes other workers boot from.
+  const snapshot = shared instanceof SharedArrayBuffer ? new Uint8Array(shared) : undefined
   const pyodide = (await loadPyodide(
     snapshot ? { ...options, _loadSnapshot: snapshot } : options,
   )) as Interpreter
+  Reflect.deleteProperty(pyodide._api.config, '_loadSnapshot')
   // The refusals are bound at instantiation: a boot that did not go through the hook must not run.
   if (instantiations === 0) throw new Error('the interpreter was not instantiated through the import hook')
   pyodide.setInterruptBuffer(new Int32Array(data.interrupt))
-  // File bytes live outside both memory caps: they get a cap of their own, the same size.
-  capFileStorage(pyodide.FS as unknown as FileSystem, data.memoryLimitBytes)
+  // What reaches file descriptors 1 and 2 directly is dropped as it arrives. The `stdout` and
+  // `stderr` load options are line-batched: Pyodide collects an unterminated line byte by byte
+  // in a JavaScript array (about 9 bytes of heap per byte), so `os.write(1, b'x' * 2**20)` in a
+  // loop filled the worker's heap until V8 aborted the whole host process.
+  pyodide.setStdout(FD_SINK)
+  pyodide.setStderr(FD_SINK)
+  // The booted interpreter's memory is charged first (a restore sizes it without a grow); file
+  // bytes then share what is left with later grows.
+  account.wasmBytes = bufferBytes(pyodide._module.HEAP8.buffer)
+  const fs = pyodide.FS as unknown as FileSystem & { filesystems: { MEMFS: GrowableFileSystem } }
+  growFilesInPlace(fs.filesystems.MEMFS, account.limitBytes, () => new fs.ErrnoError(ENOSPC))
+  capFileStorage(fs, account)
   // A fatal interpreter error (a crash in C code, a broken invariant) ends the run at once.
   pyodide._api.on_fatal = fatal
   const { deliver, start } = installKernel(pyodide)
@@ -199,7 +226,7 @@ async function main(): Promise<void> {
   parentPort.on('message', (message: HostPost) => {
     try {
       if (message.k === 'run') {
-        channel.setOutputLimit(message.limit)
+        channel.setOutputLimits(message.limit, message.lines)
         channel.setValueLimits(message)
         start(message.code, message.names)
       } else if (message.k === 'res') {

@@ -8,8 +8,9 @@
  * interpreter booted with gives nothing back when deleted); a write that would pass the cap fails with `ENOSPC` (an
  * `OSError` in Python). Space is never credited early: a file deleted while still open, or
  * replaced by a rename, stays charged (it can still be held), which only makes `ENOSPC` come
- * sooner.
+ * sooner. File bytes share one limit with the WebAssembly memory (`interpreter-memory.ts`).
  */
+import type { InterpreterMemory } from './interpreter-memory'
 
 /** Emscripten's `ENOSPC` (its musl table). */
 export const ENOSPC = 51
@@ -44,14 +45,14 @@ export interface FileSystem {
 }
 
 /**
- * Cap the bytes all MEMFS files hold at `limitBytes`. Throws if MEMFS has not built its
+ * Cap the bytes all MEMFS files hold, together with the WebAssembly memory, at the account's
+ * limit; the account's `fileBytes` follows every charge. Throws if MEMFS has not built its
  * operation tables yet (the interpreter has not booted): an uncapped filesystem must not run.
  */
-export function capFileStorage(fs: FileSystem, limitBytes: number): void {
+export function capFileStorage(fs: FileSystem, account: InterpreterMemory): void {
   const memfs = fs.filesystems.MEMFS
   const table = memfs.ops_table
   if (table === undefined) throw new Error('the in-memory filesystem is not initialised')
-  let used = 0
   // Per file: its size when first seen (files the interpreter booted with are not the run's to
   // spend or to give back) and the bytes charged for it since.
   const charges = new WeakMap<FileNode, { readonly baseline: number; bytes: number }>()
@@ -67,14 +68,13 @@ export function capFileStorage(fs: FileSystem, limitBytes: number): void {
   /** Run `change` on `node` if growing it to `after` bytes fits; charge what it really changed. */
   const charged = <T>(node: FileNode, after: number, change: () => T): T => {
     const charge = chargeOf(node)
-    if (used - charge.bytes + Math.max(0, after - charge.baseline) > limitBytes) {
-      throw new fs.ErrnoError(ENOSPC)
-    }
+    const files = account.fileBytes - charge.bytes + Math.max(0, after - charge.baseline)
+    if (files + account.wasmBytes > account.limitBytes) throw new fs.ErrnoError(ENOSPC)
     try {
       return change()
     } finally {
       const bytes = Math.max(0, size(node) - charge.baseline)
-      used += bytes - charge.bytes
+      account.fileBytes += bytes - charge.bytes
       charge.bytes = bytes
     }
   }
@@ -92,7 +92,7 @@ export function capFileStorage(fs: FileSystem, limitBytes: number): void {
     if (node === undefined || fs.streams.some((stream) => stream?.node === node)) return
     const charge = charges.get(node)
     if (charge === undefined) return
-    used -= charge.bytes
+    account.fileBytes -= charge.bytes
     charge.bytes = 0
   }
 }

@@ -4,11 +4,11 @@
 # `__dsh_install` receives the JavaScript host functions -- plain closures that post to the host
 # (see run-channel.ts) -- and returns `(deliver, start)`. It then closes the interpreter's ways
 # out: JavaScript-bridge and package-loading modules are evicted and refused at import time, and
-# stdout/stderr become the run's log stream. The program itself is compiled as the body of an
-# `async def` (top-level `await` and `return`) with file name `<program>`, so tracebacks show
-# only program frames. The completion statuses are the runtime kit's `DoneStatus` values.
+# stdout/stderr become the run's log stream (`__dsh_log_stream`, defined by log-stream.py, which
+# runs first). The program itself is compiled as the body of an `async def` (top-level `await`
+# and `return`) with file name `<program>`, so tracebacks show only program frames. The completion statuses are the runtime kit's `DoneStatus` values.
 
-def __dsh_install(host_log, host_call, host_done, blocked_text, max_argument_chars, max_depth):
+def __dsh_install(host_log, host_dropped, host_call, host_done, blocked_text, max_argument_chars, max_depth):
     import ast, asyncio, builtins, faulthandler, json, sys, traceback
 
     # Its dumps would show the kernel's frames; a crash ends the run anyway.
@@ -46,45 +46,7 @@ def __dsh_install(host_log, host_call, host_done, blocked_text, max_argument_cha
     ToolCallError.__qualname__ = "ToolCallError"
     ToolCallError.__module__ = "builtins"
 
-    class LogStream:
-        """stdout/stderr: every complete line goes to the host at once. A line written in pieces
-        (print(..., end="")) is kept as a list of pieces and joined once, when it ends or passes
-        64 Ki characters: re-joining it on every write would make a long line cost its length
-        squared."""
-        def __init__(self):
-            self._pieces = []
-            self._size = 0
-        def write(self, text):
-            if not isinstance(text, str):
-                raise TypeError("write() argument must be str")
-            if not text:
-                return 0
-            if "\n" in text:
-                self._pieces.append(text)
-                lines = "".join(self._pieces).split("\n")
-                partial = lines.pop()
-                self._pieces, self._size = [partial], len(partial)
-                for line in lines:
-                    host_log(line)
-            else:
-                self._pieces.append(text)
-                self._size += len(text)
-            if self._size > 65536:
-                self.close_run()
-            return len(text)
-        def flush(self):
-            pass
-        def close_run(self):
-            if self._size:
-                line = "".join(self._pieces)
-                self._pieces, self._size = [], 0
-                host_log(line)
-        def isatty(self):
-            return False
-        def writable(self):
-            return True
-
-    out = LogStream()
+    out = __dsh_log_stream(host_log, host_dropped)
     sys.stdout = out
     sys.stderr = out
     sys.__stdout__ = out

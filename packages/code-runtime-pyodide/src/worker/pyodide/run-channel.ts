@@ -1,11 +1,17 @@
 /**
- * The worker's side of one run: the three functions the Python kernel receives (`log`, `call`,
- * `done`), each posting one protocol message. The worker keeps its own output count and
- * argument-size check ahead of the host's, and `done` ends the thread in the same synchronous
- * turn it posts the completion, so nothing of the program runs after its outcome is sent.
+ * The worker's side of one run: the functions the Python kernel receives — `log`, `call` and
+ * `done`, each posting one protocol message, and `dropped`, which only counts. The worker keeps its own output count (the runtime
+ * kit's `OutputMeter`) and argument-size check ahead of the host's, and `done` ends the thread in
+ * the same synchronous turn it posts the completion, so nothing of the program runs after its
+ * outcome is sent.
+ *
+ * Lines past `maxLogLines` are dropped here, in the worker, and only counted: each posted line is
+ * a message the host must receive and keep, so two million `print()` calls stalled the host for
+ * seconds. The completion is preceded by one line saying how many were dropped.
  */
 import {
   DoneStatus,
+  OutputMeter,
   readValueLimits,
   type ValueLimits,
   valueTextIssue,
@@ -31,51 +37,86 @@ export interface RunChannelPorts {
 
 /** The functions handed to the kernel, plus the output cap set when the run starts. */
 export interface RunChannel {
-  /** One line of program output; every line costs at least one byte. */
-  readonly log: (line: unknown) => void
+  /**
+   * One line of program output; every line costs at least one byte. Returns whether lines are
+   * still sent: once `maxLogLines` is reached every later line is dropped, so the kernel may
+   * count them itself and report the count with {@link RunChannel.dropped}.
+   */
+  readonly log: (line: unknown) => boolean
+  /** Count `lines` more dropped lines (only once lines are being dropped; anything else is ignored). */
+  readonly dropped: (lines: unknown) => void
   /** One binding call with its id, name and arguments' JSON text. */
   readonly call: (id: number, name: unknown, argsText: unknown) => void
   /** The run's completion: post it and end the thread (at most once). */
   readonly done: (status: DoneStatus, payload?: unknown) => void
-  /** Set `maxOutputBytes` (from the host's run message). */
-  readonly setOutputLimit: (bytes: number) => void
+  /** Set `maxOutputBytes` and `maxLogLines` (from the host's run message). */
+  readonly setOutputLimits: (bytes: number, lines: number) => void
+  /** Lines dropped so far for passing `maxLogLines`. */
+  readonly droppedLines: () => number
   /** Set `maxValueNodes` / `maxValueDepth` from the host's run message (`nodes`, `depth`). */
   readonly setValueLimits: (message: { readonly nodes?: unknown; readonly depth?: unknown }) => void
   /** Whether the completion was posted. */
   readonly finished: () => boolean
 }
 
+/** The line that stands for the lines dropped past `maxLogLines`. */
+export function droppedLinesMarker(dropped: number, maxLogLines: number): string {
+  return `[${dropped} more log lines dropped: a run logs at most maxLogLines (${maxLogLines}) lines]`
+}
+
 /** Create the channel of one run. */
 export function createRunChannel(ports: RunChannelPorts): RunChannel {
   let finished = false
-  let bytes = 0
-  let limit = Number.POSITIVE_INFINITY
+  let maxLogLines = Number.POSITIVE_INFINITY
+  let dropped = 0
   let valueLimits: ValueLimits = readValueLimits({})
+  // Every line costs at least one byte, so empty lines cannot flood the host for free.
+  const lineCost = (line: string): number => Math.max(1, ports.utf8Length(line))
+  let meter = new OutputMeter({ maxOutputBytes: Number.POSITIVE_INFINITY }, lineCost)
   const done = (status: DoneStatus, payload?: unknown): void => {
     if (finished) return
     finished = true
-    let s = status
-    let v = payload === undefined || payload === null ? undefined : String(payload)
+    const text = payload === undefined || payload === null ? undefined : String(payload)
     // The result is measured before it is posted: one scan of its text (the host scans again).
     const tooLarge =
-      s === DoneStatus.OK && v !== undefined ? valueTextIssue(v, 'the result', valueLimits) : undefined
-    if (tooLarge !== undefined) {
-      s = DoneStatus.OUTPUT_LIMIT
-      v = tooLarge
+      status === DoneStatus.OK && text !== undefined
+        ? valueTextIssue(text, 'the result', valueLimits)
+        : undefined
+    let completion: WorkerPost =
+      tooLarge !== undefined
+        ? { k: 'done', s: DoneStatus.OUTPUT_LIMIT, v: tooLarge }
+        : text === undefined
+          ? { k: 'done', s: status }
+          : { k: 'done', s: status, v: text }
+    if (dropped > 0) {
+      // The marker is an ordinary line, charged like any other: both meters (here and on the
+      // host) admit one line past maxLogLines for it.
+      const marker = droppedLinesMarker(dropped, maxLogLines)
+      const over = meter.admitLine(marker)
+      if (over === undefined) ports.send({ k: 'log', l: marker })
+      else completion = { k: 'done', s: DoneStatus.OUTPUT_LIMIT, v: over }
     }
-    ports.send(v === undefined ? { k: 'done', s } : { k: 'done', s, v })
+    ports.send(completion)
     ports.exit(0)
   }
-  const log = (line: unknown): void => {
-    if (finished) return
+  const log = (line: unknown): boolean => {
+    if (finished) return false
+    if (meter.lines >= maxLogLines) {
+      dropped += 1
+      return false
+    }
     const text = String(line)
-    // Every line costs at least one byte, so empty lines cannot flood the host for free.
-    bytes += Math.max(1, ports.utf8Length(text))
-    if (bytes > limit) {
-      done(DoneStatus.OUTPUT_LIMIT, `output exceeded maxOutputBytes (${limit} bytes)`)
-      return
+    const over = meter.admitLine(text)
+    if (over !== undefined) {
+      done(DoneStatus.OUTPUT_LIMIT, over)
+      return false
     }
     ports.send({ k: 'log', l: text })
+    return true
+  }
+  const countDropped = (lines: unknown): void => {
+    if (finished || meter.lines < maxLogLines || typeof lines !== 'number') return
+    if (Number.isSafeInteger(lines) && lines > 0) dropped = Math.min(Number.MAX_SAFE_INTEGER, dropped + lines)
   }
   const call = (id: number, name: unknown, argsText: unknown): void => {
     if (finished) return
@@ -98,14 +139,17 @@ export function createRunChannel(ports: RunChannelPorts): RunChannel {
   }
   return {
     log,
+    dropped: countDropped,
     call,
     done,
-    setOutputLimit: (value) => {
-      limit = value
+    setOutputLimits: (bytes, lines) => {
+      maxLogLines = lines
+      meter = new OutputMeter({ maxOutputBytes: bytes, maxLogLines: lines + 1 }, lineCost)
     },
     setValueLimits: (message) => {
       valueLimits = readValueLimits(message)
     },
+    droppedLines: () => dropped,
     finished: () => finished,
   }
 }

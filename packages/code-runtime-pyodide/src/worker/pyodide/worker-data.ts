@@ -6,8 +6,8 @@ export interface PyodideWorkerData {
   readonly indexURL: string
   /** Pyodide's interrupt buffer (4 bytes), shared with the host's budget watchdog. */
   readonly interrupt: SharedArrayBuffer
-  /** Cap on the interpreter's WebAssembly memory, in bytes. */
-  readonly memoryLimitBytes: number
+  /** Cap on the interpreter's WebAssembly memory and in-memory file bytes together, in bytes. */
+  readonly interpreterLimitBytes: number
   /** Boot a bare interpreter, post its memory snapshot and exit, instead of running a program. */
   readonly makeSnapshot: boolean
 }
