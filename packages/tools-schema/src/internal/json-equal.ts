@@ -25,15 +25,23 @@ export class JsonValueSet {
   }
 }
 
+/** Arrays up to this length are checked pair by pair: no `Map` is allocated for them. */
+const PAIRWISE = 8
+
 /** The first index `j` whose item equals an earlier item `i`, as `[i, j]`, or undefined. */
 export function findDuplicate(items: readonly unknown[]): [number, number] | undefined {
   const interner = currentInterner()
-  const seen = new Map<string, number>()
+  if (items.length <= PAIRWISE) {
+    const tokens = items.map((item) => interner.token(item))
+    for (let j = 1; j < tokens.length; j++) for (let i = 0; i < j; i++) if (tokens[i] === tokens[j]) return [i, j]
+    return undefined
+  }
+  const seen = new Map<unknown, number>()
   for (let j = 0; j < items.length; j++) {
-    const id = interner.token(items[j])
-    const i = seen.get(id)
+    const token = interner.token(items[j])
+    const i = seen.get(token)
     if (i !== undefined) return [i, j]
-    seen.set(id, j)
+    seen.set(token, j)
   }
   return undefined
 }
