@@ -38,9 +38,11 @@ export interface PyodideRuntimeConfig {
   /** Deepest nesting of lists and dicts in such a value (default 256, at most 1000), measured by the same scan. */
   readonly maxValueDepth?: number
   /**
-   * Cap on the number of log lines a run sends to the host (default 10 000, as in
-   * `@dsh/code-runtime-worker-thread`). Later lines are dropped inside the worker and counted;
-   * one marker line says how many.
+   * Cap on the number of log lines a run may print (default 10 000; the same key, default and
+   * meaning as in `@dsh/code-runtime-worker-thread`). The line that would be line
+   * `maxLogLines + 1` ends the run as `output-limit` (`output exceeded maxLogLines (N lines)`),
+   * with the first `maxLogLines` lines in its logs. Enforced in the worker, which stops the
+   * program at that line, and again on the host.
    */
   readonly maxLogLines?: number
   /**

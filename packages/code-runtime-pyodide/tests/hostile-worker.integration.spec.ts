@@ -104,3 +104,26 @@ describe('host-side value limits against a Python worker that skips them', () =>
     expect({ calls, parses }).toEqual({ calls: 0, parses: 0 })
   })
 })
+
+describe('host-side maxLogLines against a Python worker that skips it', () => {
+  const flood = (lines: number) =>
+    `for (let i = 0; i < ${lines}; i++) parentPort.postMessage({ k: 'log', l: String(i) })
+    parentPort.postMessage({ k: 'done', s: 0, v: '1' })`
+
+  it('admits exactly maxLogLines lines: the next one ends the run as output-limit', async () => {
+    const outcome = await runHostile(flood(10_001))
+    expect(outcome).toMatchObject({
+      ok: false,
+      kind: 'output-limit',
+      message: 'output exceeded maxLogLines (10000 lines)',
+    })
+    expect(outcome.logs).toHaveLength(10_000)
+    expect(outcome.logs.at(-1)).toBe('9999')
+  })
+
+  it('lets a worker that posts exactly maxLogLines lines complete', async () => {
+    const outcome = await runHostile(flood(10_000))
+    expect(outcome).toMatchObject({ ok: true, result: 1 })
+    expect(outcome.logs).toHaveLength(10_000)
+  })
+})

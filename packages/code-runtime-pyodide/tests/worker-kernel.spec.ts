@@ -2,14 +2,14 @@
  * The pure parts of the Pyodide worker, run in-process: the import refusals, the memory cap and
  * the run channel. The escape corpus tests the same parts inside a real worker.
  */
-import { DoneStatus } from '@dsh/tools-codemode/runtime-kit'
+import { DoneStatus, OutputMeter, utf8LineCost } from '@dsh/tools-codemode/runtime-kit'
 import { describe, expect, it } from 'vitest'
 import type { WorkerPost } from '../src/protocol/messages'
 import { EXIT_IMPORTS, REFUSED_IMPORT_PREFIXES, REFUSED_IMPORTS } from '../src/worker/pyodide/boundary'
 import { createInterpreterMemory } from '../src/worker/pyodide/interpreter-memory'
 import { cappedGrow, WASM_PAGE_BYTES } from '../src/worker/pyodide/memory-cap'
 import { isRefusedImport, refuseImports } from '../src/worker/pyodide/refuse-imports'
-import { createRunChannel, droppedLinesMarker } from '../src/worker/pyodide/run-channel'
+import { createRunChannel } from '../src/worker/pyodide/run-channel'
 
 describe('refuseImports', () => {
   const original = () => 42
@@ -177,53 +177,42 @@ describe('the run channel', () => {
     ])
   })
 
-  it('drops lines past maxLogLines without posting them, and posts one marker before the completion', () => {
-    const { run, sent } = channel()
+  it('ends the run at the line past maxLogLines: that line posts the completion, nothing after it', () => {
+    const { run, sent, exits } = channel()
     run.setOutputLimits(1_000, 2)
     for (let i = 0; i < 100_000; i++) run.log('')
-    expect(run.droppedLines()).toBe(99_998)
-    expect(sent).toHaveLength(2)
+    run.call(1, 'echo', '{}')
     run.done(DoneStatus.OK, '1')
     expect(sent).toEqual([
       { k: 'log', l: '' },
       { k: 'log', l: '' },
-      { k: 'log', l: droppedLinesMarker(99_998, 2) },
-      { k: 'done', s: DoneStatus.OK, v: '1' },
+      { k: 'done', s: DoneStatus.OUTPUT_LIMIT, v: 'output exceeded maxLogLines (2 lines)' },
     ])
-    expect(droppedLinesMarker(99_998, 2)).toBe(
-      '[99998 more log lines dropped: a run logs at most maxLogLines (2) lines]',
-    )
+    expect(exits).toEqual([0])
+    expect(run.finished()).toBe(true)
   })
 
-  it('says when lines start to be dropped, and takes a count of lines dropped by the kernel only then', () => {
+  it('lets a run of exactly maxLogLines lines complete', () => {
     const { run, sent } = channel()
-    run.setOutputLimits(1_000, 1)
-    run.dropped(7)
-    expect(run.log('kept')).toBe(true)
-    expect(run.log('dropped')).toBe(false)
-    run.dropped(5)
-    run.dropped(-3)
-    run.dropped(1.5)
-    run.dropped('9')
-    expect(run.droppedLines()).toBe(6)
-    run.done(DoneStatus.OK)
-    expect(sent.map((message) => (message.k === 'log' ? message.l : message.k))).toEqual([
-      'kept',
-      droppedLinesMarker(6, 1),
-      'done',
-    ])
-  })
-
-  it('charges the marker to maxOutputBytes like any line', () => {
-    const { run, sent } = channel()
-    run.setOutputLimits(10, 1)
+    run.setOutputLimits(1_000, 2)
     run.log('a')
     run.log('b')
     run.done(DoneStatus.OK, '1')
     expect(sent).toEqual([
       { k: 'log', l: 'a' },
-      { k: 'done', s: DoneStatus.OUTPUT_LIMIT, v: 'output exceeded maxOutputBytes (10 bytes)' },
+      { k: 'log', l: 'b' },
+      { k: 'done', s: DoneStatus.OK, v: '1' },
     ])
+  })
+
+  it('gives the same message as the worker-thread runtime’s meter for the same limits', () => {
+    const { run, sent } = channel()
+    run.setOutputLimits(1_000, 1)
+    run.log('a')
+    run.log('b')
+    const meter = new OutputMeter({ maxOutputBytes: 1_000, maxLogLines: 1 }, utf8LineCost)
+    meter.admitLine('a')
+    expect(sent.at(-1)).toEqual({ k: 'done', s: DoneStatus.OUTPUT_LIMIT, v: meter.admitLine('b') })
   })
 
   it('ends a run whose call arguments pass the cap instead of posting them', () => {

@@ -38,7 +38,7 @@ export interface RunMessage {
   readonly names: string
   /** `maxOutputBytes` (within the run's memory budget), enforced early in the worker and again on the host. */
   readonly limit: number
-  /** `maxLogLines`: later lines are dropped in the worker (counted, one marker line for them all). */
+  /** `maxLogLines`: the line past it ends the run as `output-limit`, in the worker and again on the host. */
   readonly lines: number
   /** `maxValueNodes`, checked on each value in the worker before it is posted, and again on the host. */
   readonly nodes?: number

@@ -50,12 +50,11 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     handle,
     host,
     shutdown: input.shutdown,
-    // The output and heap caps are the run's parts of maxMemoryMb; one line past maxLogLines is
-    // the worker's marker for the lines it dropped.
+    // The output and heap caps are the run's parts of maxMemoryMb. The meter admits exactly
+    // maxLogLines lines, as the worker's does: a worker that posts one more fails as output-limit.
     limits: {
       ...config,
       maxOutputBytes: budget.outputBytes,
-      maxLogLines: config.maxLogLines + 1,
       maxOldGenerationSizeMb: budget.oldGenerationMb,
     },
     // Lines cost their UTF-8 size, at least one byte: the same rule the worker applies.

@@ -10,7 +10,7 @@
  *    They are replaced before instantiation, so no path inside the interpreter reaches them.
  * 2. Boot Pyodide with `jsglobals` a bare object, so Python's `js` module reaches nothing, then
  *    cap the in-memory filesystem (`file-quota.ts`): file bytes live outside both memory caps.
- * 3. Run the Python kernel, which receives four closures over the run channel and nothing else.
+ * 3. Run the Python kernel, which receives three closures over the run channel and nothing else.
  * 4. Strip the Pyodide API object (it holds the Emscripten module, its filesystem drivers —
  *    NODEFS reads the host disk — and package loading), unregister the `js`/`pyodide_js` modules.
  * 5. Lock the realm (`lock-realm.ts`).
@@ -128,7 +128,6 @@ function installKernel(pyodide: Interpreter) {
   const install = pyodide.globals.get('__dsh_install') as PyHandle
   const pair = install(
     channel.log,
-    channel.dropped,
     channel.call,
     channel.done,
     BLOCKED_MODULES.join(','),

@@ -8,7 +8,7 @@
 # runs first). The program itself is compiled as the body of an `async def` (top-level `await`
 # and `return`) with file name `<program>`, so tracebacks show only program frames. The completion statuses are the runtime kit's `DoneStatus` values.
 
-def __dsh_install(host_log, host_dropped, host_call, host_done, blocked_text, max_argument_chars, max_depth):
+def __dsh_install(host_log, host_call, host_done, blocked_text, max_argument_chars, max_depth):
     import ast, asyncio, builtins, faulthandler, json, sys, traceback
 
     # Its dumps would show the kernel's frames; a crash ends the run anyway.
@@ -46,7 +46,7 @@ def __dsh_install(host_log, host_dropped, host_call, host_done, blocked_text, ma
     ToolCallError.__qualname__ = "ToolCallError"
     ToolCallError.__module__ = "builtins"
 
-    out = __dsh_log_stream(host_log, host_dropped)
+    out = __dsh_log_stream(host_log)
     sys.stdout = out
     sys.stderr = out
     sys.__stdout__ = out

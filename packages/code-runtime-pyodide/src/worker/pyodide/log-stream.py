@@ -1,9 +1,9 @@
 # The program's stdout and stderr, run in the interpreter before kernel.py (both inlined into the
 # worker's source by scripts/pyodide-worker-source.ts). `__dsh_log_stream` receives the run
-# channel's `log` and `dropped` closures (see run-channel.ts) and returns the stream the kernel
-# installs as sys.stdout and sys.stderr; the bootstrap deletes the name once the kernel is installed.
+# channel's `log` closure (see run-channel.ts) and returns the stream the kernel installs as
+# sys.stdout and sys.stderr; the bootstrap deletes the name once the kernel is installed.
 
-def __dsh_log_stream(host_log, host_dropped):
+def __dsh_log_stream(host_log):
     import codecs
 
     MAX_LINE = 65536
@@ -14,16 +14,13 @@ def __dsh_log_stream(host_log, host_dropped):
         note of how many characters were cut. So no write, however long, and no unterminated line,
         however many writes it takes, keeps more than MAX_LINE characters here. A line written in
         pieces is kept as a list of pieces and joined once, when it ends: re-joining it on every
-        write would make a long line cost its length squared. Once the host channel drops lines
-        (maxLogLines), lines are only counted here -- a newline count per write -- and the count
-        is handed over when the run ends, so a flood costs no call into JavaScript per line."""
+        write would make a long line cost its length squared. A line past maxLogLines (or
+        maxOutputBytes) ends the run inside host_log: the thread exits there, so nothing after it
+        runs, and a flood of lines costs at most maxLogLines + 1 calls into JavaScript."""
         def __init__(self):
             self._pieces = []
             self._size = 0
             self._cut = 0
-            self._dropping = False
-            self._dropped = 0
-            self._open = False
             self.buffer = LogBuffer(self)
         def _keep(self, text, start, end):
             room = MAX_LINE - self._size
@@ -38,20 +35,10 @@ def __dsh_log_stream(host_log, host_dropped):
             if self._cut:
                 line += " [" + str(self._cut) + " more characters cut]"
             self._pieces, self._size, self._cut = [], 0, 0
-            if not host_log(line):
-                self._dropping = True
+            host_log(line)
         def write(self, text):
             if not isinstance(text, str):
                 raise TypeError("write() argument must be str, not " + type(text).__name__)
-            if self._dropping:
-                ended = text.count("\n")
-                if ended:
-                    self._dropped += ended
-                    self._open = not text.endswith("\n")
-                    self._pieces, self._size, self._cut = [], 0, 0
-                elif text:
-                    self._open = True
-                return len(text)
             start = 0
             while True:
                 end = text.find("\n", start)
@@ -64,11 +51,8 @@ def __dsh_log_stream(host_log, host_dropped):
         def flush(self):
             pass
         def close_run(self):
-            if self._dropping:
-                # A line still open (kept from before the drops began, or written since) counts too.
-                host_dropped(self._dropped + (1 if self._open or self._size or self._cut else 0))
-                self._dropped, self._open = 0, False
-            elif self._size or self._cut:
+            # A line still open when the program ends is its last line.
+            if self._size or self._cut:
                 self._end_line()
         def isatty(self):
             return False

@@ -1,13 +1,15 @@
 /**
- * The worker's side of one run: the functions the Python kernel receives — `log`, `call` and
- * `done`, each posting one protocol message, and `dropped`, which only counts. The worker keeps its own output count (the runtime
- * kit's `OutputMeter`) and argument-size check ahead of the host's, and `done` ends the thread in
- * the same synchronous turn it posts the completion, so nothing of the program runs after its
- * outcome is sent.
+ * The worker's side of one run: the three functions the Python kernel receives — `log`, `call`
+ * and `done` — each posting one protocol message. The worker keeps its own output count (the
+ * runtime kit's `OutputMeter`) and argument-size check ahead of the host's, and `done` ends the
+ * thread in the same synchronous turn it posts the completion, so nothing of the program runs
+ * after its outcome is sent.
  *
- * Lines past `maxLogLines` are dropped here, in the worker, and only counted: each posted line is
- * a message the host must receive and keep, so two million `print()` calls stalled the host for
- * seconds. The completion is preceded by one line saying how many were dropped.
+ * `maxLogLines` means what it means in `@dsh/code-runtime-worker-thread`: the line that would be
+ * line `maxLogLines + 1` ends the run as `output-limit`. Each posted line is a message the host
+ * must receive and keep (two million `print()` calls stalled the host for seconds), so a flood
+ * ends here after `maxLogLines` messages, and, as the thread exits in `done`, with no further
+ * call into JavaScript per line.
  */
 import {
   DoneStatus,
@@ -38,37 +40,25 @@ export interface RunChannelPorts {
 /** The functions handed to the kernel, plus the output cap set when the run starts. */
 export interface RunChannel {
   /**
-   * One line of program output; every line costs at least one byte. Returns whether lines are
-   * still sent: once `maxLogLines` is reached every later line is dropped, so the kernel may
-   * count them itself and report the count with {@link RunChannel.dropped}.
+   * One line of program output; every line costs at least one byte. A line past
+   * `maxOutputBytes` or `maxLogLines` is not posted: it ends the run as `output-limit`.
    */
-  readonly log: (line: unknown) => boolean
-  /** Count `lines` more dropped lines (only once lines are being dropped; anything else is ignored). */
-  readonly dropped: (lines: unknown) => void
+  readonly log: (line: unknown) => void
   /** One binding call with its id, name and arguments' JSON text. */
   readonly call: (id: number, name: unknown, argsText: unknown) => void
   /** The run's completion: post it and end the thread (at most once). */
   readonly done: (status: DoneStatus, payload?: unknown) => void
   /** Set `maxOutputBytes` and `maxLogLines` (from the host's run message). */
   readonly setOutputLimits: (bytes: number, lines: number) => void
-  /** Lines dropped so far for passing `maxLogLines`. */
-  readonly droppedLines: () => number
   /** Set `maxValueNodes` / `maxValueDepth` from the host's run message (`nodes`, `depth`). */
   readonly setValueLimits: (message: { readonly nodes?: unknown; readonly depth?: unknown }) => void
   /** Whether the completion was posted. */
   readonly finished: () => boolean
 }
 
-/** The line that stands for the lines dropped past `maxLogLines`. */
-export function droppedLinesMarker(dropped: number, maxLogLines: number): string {
-  return `[${dropped} more log lines dropped: a run logs at most maxLogLines (${maxLogLines}) lines]`
-}
-
 /** Create the channel of one run. */
 export function createRunChannel(ports: RunChannelPorts): RunChannel {
   let finished = false
-  let maxLogLines = Number.POSITIVE_INFINITY
-  let dropped = 0
   let valueLimits: ValueLimits = readValueLimits({})
   // Every line costs at least one byte, so empty lines cannot flood the host for free.
   const lineCost = (line: string): number => Math.max(1, ports.utf8Length(line))
@@ -82,41 +72,24 @@ export function createRunChannel(ports: RunChannelPorts): RunChannel {
       status === DoneStatus.OK && text !== undefined
         ? valueTextIssue(text, 'the result', valueLimits)
         : undefined
-    let completion: WorkerPost =
+    ports.send(
       tooLarge !== undefined
         ? { k: 'done', s: DoneStatus.OUTPUT_LIMIT, v: tooLarge }
         : text === undefined
           ? { k: 'done', s: status }
-          : { k: 'done', s: status, v: text }
-    if (dropped > 0) {
-      // The marker is an ordinary line, charged like any other: both meters (here and on the
-      // host) admit one line past maxLogLines for it.
-      const marker = droppedLinesMarker(dropped, maxLogLines)
-      const over = meter.admitLine(marker)
-      if (over === undefined) ports.send({ k: 'log', l: marker })
-      else completion = { k: 'done', s: DoneStatus.OUTPUT_LIMIT, v: over }
-    }
-    ports.send(completion)
+          : { k: 'done', s: status, v: text },
+    )
     ports.exit(0)
   }
-  const log = (line: unknown): boolean => {
-    if (finished) return false
-    if (meter.lines >= maxLogLines) {
-      dropped += 1
-      return false
-    }
+  const log = (line: unknown): void => {
+    if (finished) return
     const text = String(line)
     const over = meter.admitLine(text)
     if (over !== undefined) {
       done(DoneStatus.OUTPUT_LIMIT, over)
-      return false
+      return
     }
     ports.send({ k: 'log', l: text })
-    return true
-  }
-  const countDropped = (lines: unknown): void => {
-    if (finished || meter.lines < maxLogLines || typeof lines !== 'number') return
-    if (Number.isSafeInteger(lines) && lines > 0) dropped = Math.min(Number.MAX_SAFE_INTEGER, dropped + lines)
   }
   const call = (id: number, name: unknown, argsText: unknown): void => {
     if (finished) return
@@ -139,17 +112,14 @@ export function createRunChannel(ports: RunChannelPorts): RunChannel {
   }
   return {
     log,
-    dropped: countDropped,
     call,
     done,
     setOutputLimits: (bytes, lines) => {
-      maxLogLines = lines
-      meter = new OutputMeter({ maxOutputBytes: bytes, maxLogLines: lines + 1 }, lineCost)
+      meter = new OutputMeter({ maxOutputBytes: bytes, maxLogLines: lines }, lineCost)
     },
     setValueLimits: (message) => {
       valueLimits = readValueLimits(message)
     },
-    droppedLines: () => dropped,
     finished: () => finished,
   }
 }
