@@ -35,7 +35,7 @@ export interface PyodideRuntimeConfig {
    * host grows with this count, not with its bytes (see the README's Limits).
    */
   readonly maxValueNodes?: number
-  /** Deepest nesting of lists and dicts in such a value (default 256, at most 1000), measured by the same scan. */
+  /** Deepest nesting of lists and dicts in such a value (default 100, under tools-core's `valueLimits.maxDepth` of 128; at most 1000), measured by the same scan. */
   readonly maxValueDepth?: number
   /**
    * Cap on the number of log lines a run may print (default 10 000; the same key, default and

@@ -49,7 +49,8 @@ afterAll(() => ctx.fiber.dispose())
 async function app(): Promise<Context> {
   if (!started) {
     started = true
-    await ctx.plugin(ToolRuntime, { mode: 'code' })
+    // Results here nest 1000 levels (plus run_code's envelope): past tools-core's default depth.
+    await ctx.plugin(ToolRuntime, { mode: 'code', valueLimits: { maxDepth: 1_100 } })
     // Busy time for every program here is a few seconds at most on a loaded machine; the
     // quadratic costs these tests guard against run for minutes, so they end as `timeout`.
     await ctx.plugin(PyodideCodeRuntime, {
@@ -58,7 +59,7 @@ async function app(): Promise<Context> {
       maxWallMs: 120_000,
       maxMemoryMb: 128,
       // The depth tests below probe the kernel's own encoder ceiling (1000 levels), past the
-      // default value depth of 256.
+      // default value depth of 100.
       maxValueDepth: 1000,
     })
     await ctx.plugin(CodeMode, {})

@@ -101,12 +101,15 @@ return [type(e).__name__ + ": " + str(e) for e in out]`,
     expect({ taken: taken.length, parses }).toEqual({ taken: 0, parses: 0 })
   })
 
-  it('within the caps a result of 19,000 keys comes back whole; 257 levels deep is refused', async () => {
+  it('within the caps a result of 19,000 keys comes back whole, and one 100 levels deep; 101 levels deep is refused', async () => {
     const ctx = await app()
     const wide = await runCode(ctx, 'return {f"k{i}": i for i in range(19_000)}')
     expect(Object.keys((wide as unknown as { value: { result: object } }).value.result)).toHaveLength(19_000)
-    expect(textOf(await runCode(ctx, 'v = []\nfor _ in range(256): v = [v]\nreturn v'))).toBe(
-      'Error: code run failed (output-limit): the result nests more than 256 levels deep (`maxValueDepth`)',
+    expect(await runCode(ctx, 'v = []\nfor _ in range(99): v = [v]\nreturn v')).toMatchObject({
+      isError: false,
+    })
+    expect(textOf(await runCode(ctx, 'v = []\nfor _ in range(100): v = [v]\nreturn v'))).toBe(
+      'Error: code run failed (output-limit): the result nests more than 100 levels deep (`maxValueDepth`)',
     )
   })
 })

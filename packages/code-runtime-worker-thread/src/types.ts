@@ -52,7 +52,7 @@ export interface WorkerThreadRuntimeConfig {
    * million keys stalled the host for seconds, while 50,000 keys cost about 0.2–0.4 s.
    */
   readonly maxValueNodes?: number
-  /** Deepest nesting of arrays and objects in such a value (default 256), measured by the same scan. */
+  /** Deepest nesting of arrays and objects in such a value (default 100, under tools-core's `valueLimits.maxDepth` of 128), measured by the same scan. */
   readonly maxValueDepth?: number
   /**
    * Memory cap of each run, in MiB (default 256, at least 16). With `quickjs` it is the engine's

@@ -26,9 +26,9 @@ import { ENGINES } from './fixtures/engines'
 
 const json = { type: 'json' } as const
 
-/** A value whose JSON text is 2^levels copies of `["x"]`, in a few hundred bytes of memory. */
-function dagBomb(levels: number): unknown {
-  let value: unknown = ['x']
+/** A value whose JSON text is 2^levels copies of `[leaf]`, in a few hundred bytes of memory. */
+function dagBomb(levels: number, leaf = 'x'): unknown {
+  let value: unknown = [leaf]
   for (let i = 0; i < levels; i++) value = [value, value]
   return value
 }
@@ -55,10 +55,10 @@ describe.each(ENGINES)('full stack red team (%s)', (engine: CodeEngine) => {
       defineTool({
         name: 'bomb',
         description: 'Return a value with shared references.',
-        parameters: { levels: { type: 'number', required: true } },
+        parameters: { levels: { type: 'number', required: true }, leaf: { type: 'number' } },
         output: { schema: json, render: () => [{ type: 'text', text: 'bomb' }] },
         isConcurrencySafe: () => true,
-        execute: (args) => dagBomb(args.levels) as never,
+        execute: (args) => dagBomb(args.levels, 'x'.repeat(args.leaf ?? 1)) as never,
       }),
     )
     ctx.tools.register(
@@ -123,16 +123,23 @@ describe.each(ENGINES)('full stack red team (%s)', (engine: CodeEngine) => {
   it('refuses a tool value whose JSON text would outgrow the program, before building it', async () => {
     const result = await run(
       `const out: unknown[] = []
-      for (const levels of [4, 40]) {
-        try { out.push(JSON.stringify(await tools.bomb({ levels })).length) }
+      for (const args of [{ levels: 4 }, { levels: 40 }, { levels: 3, leaf: 1_300_000 }]) {
+        try { out.push(JSON.stringify(await tools.bomb(args)).length) }
         catch (e: any) { out.push(e.name + ': ' + e.message) }
       }
       return out`,
     )
     expect(result.isError).toBe(false)
-    const [small, bomb] = (result as unknown as { value: { result: unknown[] } }).value.result
+    const [small, bomb, wide] = (result as unknown as { value: { result: unknown[] } }).value.result
     expect(small).toBe(JSON.stringify(dagBomb(4)).length)
+    // 2^40 shared leaves: tools-core's valueLimits count every occurrence and refuse the value
+    // before anything is built from it.
     expect(bomb).toMatch(
+      /^ToolCallError: tool `bomb` returned a value past the runtime's valueLimits: .*exceeds maxNodes \(more than 500000 JSON values; shared references count at every occurrence\)$/,
+    )
+    // Eight references to one 1.3 MB string pass those limits; the program's own cap (a quarter
+    // of its 16 MB heap) refuses the 10 MB text, measured before it is built.
+    expect(wide).toMatch(
       /^ToolCallError: the result of bomb is too large for the program: more than \d+ characters/,
     )
   })

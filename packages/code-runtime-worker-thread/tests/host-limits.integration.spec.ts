@@ -105,7 +105,7 @@ describe.each(ENGINES)('host limits (%s)', (engine) => {
         expect(outcome).toMatchObject({ ok: false, kind: 'exception' })
         if (!outcome.ok)
           expect(outcome.message).toMatch(
-            /nest more than 256 levels deep \(`maxValueDepth`\)|nests more than 256 levels deep \(`maxValueDepth`\)|could not be read on the host|not JSON-cloneable|could not be sent: Maximum call stack/,
+            /nest more than 100 levels deep \(`maxValueDepth`\)|nests more than 100 levels deep \(`maxValueDepth`\)|could not be read on the host|not JSON-cloneable|could not be sent: Maximum call stack/,
           )
         expect(calls).toHaveLength(0)
       }

@@ -125,7 +125,7 @@ describe('host-side limits against a worker that ignores them', () => {
         2,
         2,
         'echo',
-        'arguments for echo nests more than 256 levels deep (`maxValueDepth`)',
+        'arguments for echo nests more than 100 levels deep (`maxValueDepth`)',
       ])
     } finally {
       spy.restore()

@@ -133,8 +133,8 @@ describe('tool-otel: Code Mode', () => {
     const spans = tracing.exporter.getFinishedSpans()
     const run = spans.find((s) => s.name === 'execute_tool run_code')!
     expect(run.status.code).toBe(SpanStatusCode.ERROR)
-    // an aborted program is a code-run failure of kind `abort`
-    expect(run.attributes['error.type']).toBe('CODE_RUN_FAILED')
+    // an aborted program ends run_code ABORTED, like any aborted call
+    expect(run.attributes['error.type']).toBe('ABORTED')
     // capture is off: the status names the code, not the message
     expect(run.status.message).toBe(run.attributes['error.type'])
     // every call that started has ended its span

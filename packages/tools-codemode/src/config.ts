@@ -38,7 +38,7 @@ export interface CodeModeConfig {
   readonly maxArgumentNodes?: number
   /**
    * Deepest nesting of arrays and objects in one call's arguments handed over as JSON text
-   * (integer ≥ 1, default 256), measured by the same scan before parsing.
+   * (integer ≥ 1, default 100, under tools-core's `valueLimits.maxDepth` of 128), measured by the same scan before parsing.
    */
   readonly maxArgumentDepth?: number
   /**
@@ -63,7 +63,7 @@ export const DEFAULT_CODE_MODE_CONFIG: Required<CodeModeConfig> = Object.freeze(
   maxOutstandingSubCalls: 1_000,
   maxQueuedArgumentBytes: 64 * 1024 * 1024,
   maxArgumentNodes: 20_000,
-  maxArgumentDepth: 256,
+  maxArgumentDepth: 100,
   maxArgumentStringLength: 32 * 1024 * 1024,
   subCallDrainMs: 5_000,
 })

@@ -9,7 +9,7 @@ const DEFAULTS = {
   maxOutstandingSubCalls: 1_000,
   maxQueuedArgumentBytes: 67_108_864,
   maxArgumentNodes: 20_000,
-  maxArgumentDepth: 256,
+  maxArgumentDepth: 100,
   maxArgumentStringLength: 33_554_432,
   subCallDrainMs: 5_000,
 }

@@ -146,6 +146,6 @@ describe.each(KINDS)('client plugin against a hostile server (%s)', (_kind, host
     await fiber.dispose()
     const result = await pending
     expect(result.isError && result.error.info?.code).toBe('ABORTED')
-    expect(result.isError && result.error.message).toMatch(/plugin was disposed/)
+    expect(result.isError && result.error.message).toMatch(/plugin that registered `h__hold` was disposed/)
   }, 60_000)
 })

@@ -90,7 +90,8 @@ describe('canonical tokens agree with JSON equality (property)', () => {
           const tokens = values.map((value) => interner.token(value))
           const texts = values.map(canonical)
           for (let i = 0; i < values.length; i++)
-            for (let j = 0; j < values.length; j++) expect(tokens[i] === tokens[j]).toBe(texts[i] === texts[j])
+            for (let j = 0; j < values.length; j++)
+              expect(tokens[i] === tokens[j]).toBe(texts[i] === texts[j])
         }),
         { seed: 2112, numRuns: 400 },
       )

@@ -23,10 +23,12 @@ export interface JsonShapeLimits {
  * result of one million keys (15 MB) blocked the host's event loop for 6 s and took 500 MB,
  * 50,000 keys 0.35–0.5 s, 20,000 keys 0.25–0.37 s (the machine's scheduling noise alone was
  * 0.15 s) and about 30 MB. 20,000 keeps every value well under half a second on a busy host.
- * 256 levels is far deeper than any tool's arguments, and deep values are slow in every
- * recursive consumer.
+ * 100 levels is far deeper than any tool's arguments, and deep values are slow in every
+ * recursive consumer; it stays under tools-core's `valueLimits.maxDepth` (128) with room for the
+ * objects that carry a value onward (`run_code`'s `{ result, logs }`), so a value past it gets
+ * the runtime's own message, not a later `INVALID_OUTPUT`.
  */
-export const DEFAULT_JSON_SHAPE_LIMITS: JsonShapeLimits = Object.freeze({ maxNodes: 20_000, maxDepth: 256 })
+export const DEFAULT_JSON_SHAPE_LIMITS: JsonShapeLimits = Object.freeze({ maxNodes: 20_000, maxDepth: 100 })
 
 /** The verdict of {@link jsonTextShapeIssue} when a limit is passed. */
 export interface JsonShapeIssue {

@@ -33,7 +33,8 @@ export function findDuplicate(items: readonly unknown[]): [number, number] | und
   const interner = currentInterner()
   if (items.length <= PAIRWISE) {
     const tokens = items.map((item) => interner.token(item))
-    for (let j = 1; j < tokens.length; j++) for (let i = 0; i < j; i++) if (tokens[i] === tokens[j]) return [i, j]
+    for (let j = 1; j < tokens.length; j++)
+      for (let i = 0; i < j; i++) if (tokens[i] === tokens[j]) return [i, j]
     return undefined
   }
   const seen = new Map<unknown, number>()

@@ -76,7 +76,9 @@ export class JsonInterner {
    * @param hashOf how a container's members hash; tests pass a constant one to drive every
    *   container through one bucket and its overflow.
    */
-  constructor(private readonly hashOf: (container: object) => number = (container) => this.containerHash(container)) {}
+  constructor(
+    private readonly hashOf: (container: object) => number = (container) => this.containerHash(container),
+  ) {}
 
   /**
    * The canonical token of `value`, for `Set`/`Map` keys and `===`: equal tokens exactly when
@@ -217,7 +219,8 @@ export class JsonInterner {
     const right = b as Record<string, unknown>
     const names = Object.keys(left)
     if (names.length !== Object.keys(right).length) return false
-    for (const name of names) if (!Object.hasOwn(right, name) || !this.sameMember(left[name], right[name])) return false
+    for (const name of names)
+      if (!Object.hasOwn(right, name) || !this.sameMember(left[name], right[name])) return false
     return true
   }
 
