@@ -170,7 +170,7 @@ describe('host messages', () => {
       ok: false,
       byteLimit: 0,
       lineLimit: Number.POSITIVE_INFINITY,
-      valueLimits: { maxValueNodes: 20_000, maxValueDepth: 256 },
+      valueLimits: { maxValueNodes: 20_000, maxValueDepth: 100 },
       message: 'malformed run request',
     })
   })
