@@ -6,7 +6,12 @@ describe('mcp-bridge example', () => {
     const lines: string[] = []
     await runBridge((line) => lines.push(line))
     const text = lines.join('\n')
-    expect(text).toMatch(/registered \d+ tools: .*fs__read_text_file/)
+    // Full JSON Schema in the gate: every tool registers as listed, with no warning (the README says so).
+    const registered = /registered \d+ tools: (.*)/.exec(text)?.[1]?.split(', ') ?? []
+    expect(registered).toEqual(
+      expect.arrayContaining(['fs__read_text_file', 'fs__read_multiple_files', 'fs__read_media_file']),
+    )
+    expect(lines.filter((line) => line.startsWith('warning:'))).toEqual([])
     // Policy on MCP tools, native: redaction, guard, approval rules; the server's own confinement.
     // Redaction reaches what the model sees: the native read of notes.md shows the redacted key,
     // and the secret (or any part of it) appears nowhere in the whole transcript.
