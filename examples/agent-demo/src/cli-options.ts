@@ -22,6 +22,17 @@ export class UsageError extends Error {
   override readonly name = 'UsageError'
 }
 
+/** What each `--mode` value runs: `all` is a native run, then a Code Mode run. */
+const MODES: Record<string, readonly ToolPresentationMode[]> = {
+  native: ['native'],
+  code: ['code'],
+  both: ['both'],
+  all: ['native', 'code'],
+}
+
+/** The values `--mode` accepts, in the order the docs list them (the docs check compares them). */
+export const DEMO_MODES: readonly string[] = Object.freeze(Object.keys(MODES))
+
 /** `pnpm demo -- --help`. */
 export const USAGE = `Usage: pnpm demo [-- options]
 
@@ -30,7 +41,7 @@ dsh-tools, printing every call as its UI card, the policy decisions and a timing
 Exits 0 only when the fixture's tests pass after every run.
 
 Options:
-  --mode <mode>   native | code | both | all (default all: a native run, then a Code Mode run)
+  --mode <mode>   ${DEMO_MODES.join(' | ')} (default all: a native run, then a Code Mode run)
   --lang <lang>   typescript | python (default typescript): the language of the Code Mode
                   program; python runs it on @dsh/code-runtime-pyodide (a Pyodide interpreter)
   --openai        use an OpenAI-compatible endpoint instead of the scripted model
@@ -38,13 +49,6 @@ Options:
   --no-color      no ANSI colours (also off when stdout is not a TTY or NO_COLOR is set)
   --keep          keep the temp workspaces and print their paths
   -h, --help      print this text and exit`
-
-const MODES: Record<string, readonly ToolPresentationMode[]> = {
-  native: ['native'],
-  code: ['code'],
-  both: ['both'],
-  all: ['native', 'code'],
-}
 
 /**
  * Parse the demo's arguments (a leading `--`, as `pnpm demo -- …` may pass it, is skipped).
@@ -65,7 +69,10 @@ export function parseDemoOptions(
   }
   const mode = values.mode ?? 'all'
   const modes = Object.hasOwn(MODES, mode) ? MODES[mode] : undefined
-  if (!modes) throw new UsageError(`--mode must be native, code, both or all (got '${mode}')`)
+  if (!modes) {
+    const choices = `${DEMO_MODES.slice(0, -1).join(', ')} or ${DEMO_MODES.at(-1)}`
+    throw new UsageError(`--mode must be ${choices} (got '${mode}')`)
+  }
   const lang = values.lang ?? 'typescript'
   if (lang !== 'typescript' && lang !== 'python') {
     throw new UsageError(`--lang must be typescript or python (got '${lang}')`)
