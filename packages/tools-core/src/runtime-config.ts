@@ -56,10 +56,25 @@ export function graceProblem(grace: unknown): string | undefined {
   return `disposeGraceMs must be a positive finite number of milliseconds (got ${typeof grace === 'number' ? grace : typeof grace})`
 }
 
+/** Every config key; `satisfies` makes a key added to the interface fail to compile until it is listed. */
+const CONFIG_KEYS: readonly string[] = Object.keys({
+  mode: true,
+  resultBudget: true,
+  formats: true,
+  disposeGraceMs: true,
+  valueLimits: true,
+} satisfies Record<keyof ToolRuntimeConfig, true>)
+
 export function validateConfig(value: unknown): ConfigValidationResult<ToolRuntimeConfig> {
   if (value === undefined || value === null) return { value: { mode: 'native' as const } }
   if (typeof value !== 'object' || Array.isArray(value))
     return { issues: [{ message: 'config must be an object' }] }
+  // A misspelt key (`foramts`) would otherwise be ignored, and its setting silently off.
+  const unknown = Object.keys(value).find((key) => !CONFIG_KEYS.includes(key))
+  if (unknown !== undefined) {
+    const message = `unknown config key ${JSON.stringify(unknown)} (the keys are ${CONFIG_KEYS.join(', ')})`
+    return { issues: [{ message, path: [unknown] }] }
+  }
   const mode = (value as ToolRuntimeConfig).mode ?? 'native'
   if (mode !== 'native' && mode !== 'code' && mode !== 'both') {
     return {
