@@ -161,16 +161,12 @@ describe('client plugin: listing and calling', () => {
 })
 
 describe('client plugin: schemas the gate refuses', () => {
-  it('a refused inputSchema is reported with the server, tool and keyword path — or the tool registers', async () => {
+  it('a refused inputSchema is reported with the server, tool and keyword path; the tool is not registered', async () => {
     const { ctx, warnings } = await setup()
-    const registered = ctx.tools.get('fx__refused_input') !== undefined
+    expect(ctx.tools.get('fx__refused_input')).toBeUndefined()
     const warning = warnings.find((entry) => entry.tool === 'refused_input')
-    // Today's gate refuses `$schema`/`minimum`; once full JSON Schema lands (issue 12) it registers.
-    expect(registered || warning !== undefined).toBe(true)
-    if (!registered) {
-      expect(warning).toMatchObject({ server: 'fx', tool: 'refused_input' })
-      expect(warning?.message).toMatch(/inputSchema refused: \$\.(\$schema|properties\.n\.minimum)/)
-    }
+    expect(warning).toMatchObject({ server: 'fx', tool: 'refused_input' })
+    expect(warning?.message).toMatch(/^not registered: inputSchema refused: \$\.properties\.n\.pattern: /)
     // Every other tool is there regardless.
     expect(ctx.tools.get('fx__echo')).toBeDefined()
     expect(ctx.tools.get('fx__add')).toBeDefined()
@@ -180,30 +176,24 @@ describe('client plugin: schemas the gate refuses', () => {
     const { ctx, warnings } = await setup()
     expect(ctx.tools.get('fx__refused_output')).toBeDefined()
     const warning = warnings.find((entry) => entry.tool === 'refused_output')
+    expect(warning?.message).toMatch(
+      /^outputSchema refused \(.*unevaluatedProperties.*\); the value is the content blocks instead$/,
+    )
     const outputSchema = ctx.tools
       .schemas()
       .find((schema) => schema.name === 'fx__refused_output')?.outputSchema
-    if (warning !== undefined) {
-      expect(warning.message).toMatch(/outputSchema refused \(\$\.properties\.at\.format/)
-      expect(outputSchema).toMatchObject({ type: 'array' })
-    } else {
-      expect(outputSchema).toMatchObject({ type: 'object' })
-    }
+    expect(outputSchema).toMatchObject({ type: 'array' })
   })
 
-  it('a root draft-07 / 2020-12 $schema alone does not keep a tool out', async () => {
+  it('a root draft-07 $schema registers as it is, judged in that dialect, with no warning', async () => {
     const { ctx, warnings } = await setup()
     const schema = ctx.tools.schemas().find((entry) => entry.name === 'fx__draft07')
-    expect(schema?.parameters).toMatchObject({ type: 'object', required: ['path'] })
-    expect(schema?.outputSchema).toMatchObject({ type: 'object', required: ['content'] })
+    const draft07 = 'http://json-schema.org/draft-07/schema#'
+    expect(schema?.parameters).toMatchObject({ $schema: draft07, type: 'object', required: ['path'] })
+    expect(schema?.outputSchema).toMatchObject({ $schema: draft07, type: 'object', required: ['content'] })
     const result = await call(ctx, 'fx__draft07', { path: '/x' })
     expect(result.isError === false && result.value).toEqual({ content: 'read /x' })
-    // Either the gate took $schema as is (issue 12) or the plugin said it dropped it.
-    const notes = warnings.filter((entry) => entry.tool === 'draft07').map((entry) => entry.message)
-    for (const note of notes)
-      expect(note).toMatch(
-        /^root \$schema dropped from inputSchema "http:\/\/json-schema.org\/draft-07\/schema#" and outputSchema/,
-      )
+    expect(warnings.filter((entry) => entry.tool === 'draft07')).toEqual([])
   })
 })
 

@@ -48,31 +48,17 @@ function boundedDescription(tool: Tool): string {
   return `${text.slice(0, MAX_DESCRIPTION_CHARS)}… (description truncated from ${text.length} characters)`
 }
 
-/** Root `$schema` URIs whose meaning for the enforced keyword subset is the same as the gate's. */
-const SAME_SUBSET_DIALECTS = new Set([
-  'http://json-schema.org/draft-07/schema#',
-  'http://json-schema.org/draft-07/schema',
-  'https://json-schema.org/draft/2019-09/schema',
-  'https://json-schema.org/draft/2020-12/schema',
-])
-
 function gate(schema: unknown, object: boolean): void {
   if (object) assertObjectJsonSchema(schema)
   else assertSupportedJsonSchema(schema)
 }
 
 /**
- * The schema as a frozen JSON snapshot, or why it is refused (size, shape, the runtime's keyword
- * gate). A schema the gate refuses only for its root `$schema` (as zod-generated schemas
- * declare draft-07) is retried without it when the dialect is one whose subset keywords mean the
- * same; `dropped` records it. Once the gate accepts `$schema` (issue 12), the schema passes unchanged.
+ * The schema as a frozen JSON snapshot, or why it is refused (size, shape, the runtime's gate).
+ * The gate reads a root `$schema` (draft-07, 2019-09, 2020-12) and judges the schema in that
+ * dialect, so a zod-generated draft-07 schema passes unchanged.
  */
-function checkedSchema(
-  schema: unknown,
-  object: boolean,
-  dropped: string[],
-  what: string,
-): JsonSchemaNode | string {
+function checkedSchema(schema: unknown, object: boolean): JsonSchemaNode | string {
   let size: number
   try {
     size = JSON.stringify(schema).length
@@ -84,17 +70,7 @@ function checkedSchema(
     gate(schema, object)
     return snapshotJson(schema) as JsonSchemaNode
   } catch (error) {
-    const dialect = (schema as { $schema?: unknown } | null)?.$schema
-    const reason = error instanceof Error ? error.message : String(error)
-    if (typeof dialect !== 'string' || !SAME_SUBSET_DIALECTS.has(dialect)) return reason
-    const { $schema: _dialect, ...rest } = schema as Record<string, unknown>
-    try {
-      gate(rest, object)
-    } catch (retry) {
-      return retry instanceof Error ? retry.message : String(retry)
-    }
-    dropped.push(`${what} ${JSON.stringify(dialect)}`)
-    return snapshotJson(rest) as JsonSchemaNode
+    return error instanceof Error ? error.message : String(error)
   }
 }
 
@@ -201,7 +177,6 @@ function callServer(call: ServerCall, args: JsonValue, exec: ToolRunContext): Pr
  */
 export function buildMcpToolDefinition(tool: Tool, binding: McpToolBinding): McpToolBuild {
   const notes: string[] = []
-  const dropped: string[] = []
   // A plain tools/call to such a tool always fails (-32601): registering it would only offer the model a dead tool.
   if (tool.execution?.taskSupport === 'required') {
     return {
@@ -209,23 +184,18 @@ export function buildMcpToolDefinition(tool: Tool, binding: McpToolBinding): Mcp
         'it requires task-augmented execution (execution.taskSupport "required", MCP tasks), which this client does not use',
     }
   }
-  const parameters = checkedSchema(tool.inputSchema, true, dropped, 'inputSchema')
+  const parameters = checkedSchema(tool.inputSchema, true)
   if (typeof parameters === 'string') return { refused: `inputSchema refused: ${parameters}` }
   let outputSchema = CONTENT_BLOCKS_SCHEMA
   let structured = false
   if (tool.outputSchema !== undefined) {
-    const checked = checkedSchema(tool.outputSchema, false, dropped, 'outputSchema')
+    const checked = checkedSchema(tool.outputSchema, false)
     if (typeof checked === 'string') {
       notes.push(`outputSchema refused (${checked}); the value is the content blocks instead`)
     } else {
       outputSchema = checked
       structured = true
     }
-  }
-  if (dropped.length > 0) {
-    notes.unshift(
-      `root $schema dropped from ${dropped.join(' and ')} (the schema gate does not take $schema yet; its keywords mean the same)`,
-    )
   }
   const call: ServerCall = {
     tool,
