@@ -35,7 +35,7 @@ export function lintSchema(schema: unknown): SchemaLint[] {
     for (const key of Object.keys(node)) {
       const at = joinPath(path, key)
       if (!KNOWN_KEYWORDS.has(key)) out.push({ path: at, message: `unknown keyword "${key}" is ignored` })
-      else if (ignoredByDialect(key, dialect))
+      else if (ignoredByDialect(key, dialect) && !(key === 'additionalItems' && Array.isArray(node.items)))
         out.push({
           path: at,
           message: `"${key}" is not a ${dialect} keyword and is ignored (set $schema to use it)`,

@@ -58,7 +58,7 @@ describe('assertSupportedJsonSchema is a well-formedness gate', () => {
     ['unevaluatedProperties', { unevaluatedProperties: false }, '$.unevaluatedProperties'],
     ['unevaluatedItems', { unevaluatedItems: false }, '$.unevaluatedItems'],
     ['an unsupported dialect', { $schema: 'http://json-schema.org/draft-03/schema#' }, '$.$schema'],
-    ['2020-12 array-form items', { items: [{}] }, '$.items'],
+    ['2020-12 array-form items beside prefixItems', { items: [{}], prefixItems: [{}] }, '$.items'],
     [
       'a nested offender',
       { type: 'object', properties: { 'a b': { type: 'array', items: { type: 'x' } } } },

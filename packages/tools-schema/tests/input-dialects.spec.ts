@@ -135,6 +135,17 @@ describe('spellings with one meaning in every dialect', () => {
   })
 })
 
+describe('draft-07 tuples without $schema', () => {
+  it("array-form items (pydantic v1's tuples) is the tuple form; additionalItems applies after it", () => {
+    const pair = { type: 'array', items: [{ type: 'integer' }, { type: 'string' }], additionalItems: false }
+    expect(verdict(pair, [1, 'a'])).toBe(true)
+    expect(verdict(pair, ['a', 1])).toBe(false)
+    expect(verdict(pair, [1, 'a', 2])).toBe(false)
+    expect(lintSchema(pair)).toEqual([])
+    expect(jsonSchemaToTs(pair as JsonSchema)).toBe('[number?, string?]')
+  })
+})
+
 describe('normalizeSchema', () => {
   it("from 'json-schema' rewrites a draft-04 document as draft-07 with the same verdicts", () => {
     const source = {

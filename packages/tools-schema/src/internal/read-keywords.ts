@@ -250,17 +250,14 @@ function readArrayKeywords(
 ): void {
   const items = raw.items
   if (Array.isArray(items)) {
-    if (cx.dialect === '2020-12')
-      fail(
-        joinPath(path, 'items'),
-        'array-form items is draft-07/2019-09; in 2020-12 use prefixItems (or set $schema)',
-      )
+    // The tuple form of draft-04 to 2019-09. 2020-12 has no array-form `items`, so a document
+    // without `$schema` that uses it (pydantic v1's tuples) can only mean this.
     items.forEach((member, i) => {
       if (!isSchema(member))
         fail(joinPath(joinPath(path, 'items'), i), 'a schema must be an object or a boolean')
       node.prefixItems.push(cx.child(member, joinPath(joinPath(path, 'items'), i)))
     })
-    if (known('additionalItems')) {
+    if (raw.additionalItems !== undefined) {
       if (!isSchema(raw.additionalItems))
         fail(joinPath(path, 'additionalItems'), 'additionalItems must be a schema')
       node.items = cx.child(raw.additionalItems, joinPath(path, 'additionalItems'))
@@ -270,6 +267,8 @@ function readArrayKeywords(
     node.items = cx.child(items, joinPath(path, 'items'))
   }
   if (known('prefixItems')) {
+    if (Array.isArray(items))
+      fail(joinPath(path, 'items'), 'array-form items (the draft-07 tuple form) beside prefixItems')
     schemaList(raw, 'prefixItems', path).forEach((member, i) => {
       node.prefixItems.push(cx.child(member, joinPath(joinPath(path, 'prefixItems'), i)))
     })
