@@ -57,6 +57,7 @@ function frozenSchema(name: string, what: string, node: unknown, object: boolean
     // documents as draft-07, `nullable` and boolean exclusive bounds in their standard spelling.
     const canonical = normalizeSchema(node, { from: 'json-schema' })
     if (object) assertObjectJsonSchema(canonical)
+    else assertSupportedJsonSchema(canonical)
     return snapshotJson(canonical) as JsonSchemaNode
   } catch (error) {
     return fail(name, `${what} is not a supported JSON Schema: ${(error as Error).message}`, error)
