@@ -5,8 +5,8 @@ import type { JsonSchema, ObjectJsonSchema } from './types'
 
 /**
  * The registration gate: asserts that `node` is a well-formed JSON Schema the validator can run
- * — JSON (no cycles, accessors, symbol keys), a supported dialect (`$schema` draft-07, 2019-09
- * or 2020-12), every keyword of the right shape (types, non-negative bounds, positive
+ * — JSON (no cycles, accessors, symbol keys), a supported dialect (`$schema` draft-04, draft-06,
+ * draft-07, 2019-09 or 2020-12), every keyword of the right shape (types, non-negative bounds, positive
  * `multipleOf`, string arrays for `required`…), every `pattern` a valid `u`-flag RegExp, every
  * `$ref` local and resolvable, no `$ref`/applicator loop that never descends into the value,
  * and no `unevaluatedProperties` / `unevaluatedItems` (unsupported, refused rather than

@@ -67,7 +67,8 @@ function compileNode(node: unknown, options: JsonSchemaValidatorOptions = {}): S
 }
 
 /**
- * Compiles a JSON Schema (draft-07, 2019-09 or 2020-12 by `$schema`, default 2020-12; a schema
+ * Compiles a JSON Schema (draft-04, draft-06, draft-07, 2019-09 or 2020-12 by `$schema`, default
+ * 2020-12; OpenAPI's `nullable` and boolean exclusive bounds read in every dialect; a schema
  * object or a boolean schema) into a validator. The schema is checked first exactly as
  * `assertSupportedJsonSchema` does (throws `UnsupportedJsonSchemaError` with a path). Valid
  * values take a generated fast path; invalid ones are explained by a stack-safe interpreter.

@@ -42,7 +42,6 @@ describe('assertSupportedJsonSchema is a well-formedness gate', () => {
     ['a fractional count', { maxItems: 1.5 }, '$.maxItems'],
     ['a zero multipleOf', { multipleOf: 0 }, '$.multipleOf'],
     ['a string minimum', { minimum: '1' }, '$.minimum'],
-    ['a boolean exclusiveMinimum', { exclusiveMinimum: true }, '$.exclusiveMinimum'],
     ['a non-array required', { required: 'a' }, '$.required'],
     ['a non-string required entry', { required: ['a', 1] }, '$.required[1]'],
     ['a duplicated required entry', { required: ['a', 'a'] }, '$.required[1]'],
@@ -58,8 +57,8 @@ describe('assertSupportedJsonSchema is a well-formedness gate', () => {
     ['a pointer at a non-schema', { components: { a: 1 }, $ref: '#/components/a' }, '$.$ref'],
     ['unevaluatedProperties', { unevaluatedProperties: false }, '$.unevaluatedProperties'],
     ['unevaluatedItems', { unevaluatedItems: false }, '$.unevaluatedItems'],
-    ['an unsupported dialect', { $schema: 'http://json-schema.org/draft-04/schema#' }, '$.$schema'],
-    ['2020-12 array-form items', { items: [{}] }, '$.items'],
+    ['an unsupported dialect', { $schema: 'http://json-schema.org/draft-03/schema#' }, '$.$schema'],
+    ['2020-12 array-form items beside prefixItems', { items: [{}], prefixItems: [{}] }, '$.items'],
     [
       'a nested offender',
       { type: 'object', properties: { 'a b': { type: 'array', items: { type: 'x' } } } },

@@ -123,7 +123,7 @@ describe.each([
     ],
     [
       'unknown keywords are ignored',
-      { type: 'string', 'x-extra': { type: 'number' }, nullable: true },
+      { type: 'string', 'x-extra': { type: 'number' }, 'x-nullable': true },
       ['x'],
       [null],
     ],

@@ -4,6 +4,7 @@ import {
   compileJsonSchemaValidator,
   type JsonSchemaNode,
   type JsonSchemaValidatorOptions,
+  normalizeSchema,
   type ObjectJsonSchema,
   type SchemaViolation,
   snapshotJson,
@@ -51,9 +52,13 @@ function fail(name: string, message: string, cause?: unknown): never {
 
 function frozenSchema(name: string, what: string, node: unknown, object: boolean): JsonSchemaNode {
   try {
-    if (object) assertObjectJsonSchema(node)
-    else assertSupportedJsonSchema(node)
-    return snapshotJson(node) as JsonSchemaNode
+    assertSupportedJsonSchema(node)
+    // One form for everything downstream (SDK text, provider dialects, validation): draft-04/06
+    // documents as draft-07, `nullable` and boolean exclusive bounds in their standard spelling.
+    const canonical = normalizeSchema(node, { from: 'json-schema' })
+    if (object) assertObjectJsonSchema(canonical)
+    else assertSupportedJsonSchema(canonical)
+    return snapshotJson(canonical) as JsonSchemaNode
   } catch (error) {
     return fail(name, `${what} is not a supported JSON Schema: ${(error as Error).message}`, error)
   }

@@ -1,4 +1,4 @@
-import { type Dialect, dialectFromUri } from './dialect'
+import { type Dialect, dialectFromUri, idKeyword, isPre2019 } from './dialect'
 import {
   applyDynamicRef,
   assertStaticDynamicRef,
@@ -7,6 +7,7 @@ import {
   readDynamicKeywords,
 } from './dynamic-ref'
 import { findJsonProblem } from './json-check'
+import { nullableTarget } from './nullable'
 import { formatSegment } from './path'
 import { fail, readKeywords } from './read-keywords'
 import { anchorKey, DOCUMENT_BASE, resolveRef, resolveUri, type SchemaResource } from './resolve-ref'
@@ -40,8 +41,8 @@ const MAX_BASE_URI_LENGTH = 4096
 
 /**
  * The base URI inside `raw`: its `$id` resolved against `parent` (registering the resource), or
- * `parent`. draft-07 reads `$id: "#name"` as an anchor and ignores every sibling of `$ref`,
- * `$id` included. An `$id` that is no URI reference changes nothing (`lintSchema` is the place
+ * `parent`. draft-04 spells it `id`. Up to draft-07 an id `"#name"` is an anchor and every
+ * sibling of `$ref` is ignored, the id included. An `$id` that is no URI reference changes nothing (`lintSchema` is the place
  * for such style problems; the schema still works).
  */
 function baseOf(
@@ -51,21 +52,22 @@ function baseOf(
   path: string,
   resources: Map<string, SchemaResource>,
 ): string {
-  const id = (raw as { $id?: unknown } | null)?.$id
+  const key = idKeyword(dialect)
+  const id = (raw as Record<string, unknown> | null)?.[key]
   if (typeof id !== 'string' || typeof raw !== 'object' || raw === null) return parent
-  if (dialect === 'draft-07' && (id.startsWith('#') || '$ref' in raw)) return parent
+  if (isPre2019(dialect) && (id.startsWith('#') || '$ref' in raw)) return parent
   const resolved = resolveUri(id, parent)
   if (resolved === undefined) return parent
   // A chain of relative `$id`s (`"a/"` nested 100,000 deep) grows the base at every level, and
   // resolving each against the last would cost the square of the depth.
   if (resolved.uri.length > MAX_BASE_URI_LENGTH)
     fail(
-      `${path}.$id`,
-      `$id ${JSON.stringify(id)} makes a base URI longer than ${MAX_BASE_URI_LENGTH} characters`,
+      `${path}.${key}`,
+      `${key} ${JSON.stringify(id)} makes a base URI longer than ${MAX_BASE_URI_LENGTH} characters`,
     )
   const known = resources.get(resolved.uri)
   if (known !== undefined && known.raw !== raw && path !== '$')
-    fail(`${path}.$id`, `$id ${JSON.stringify(id)} names a resource that another schema already names`)
+    fail(`${path}.${key}`, `${key} ${JSON.stringify(id)} names a resource that another schema already names`)
   resources.set(resolved.uri, { raw, path })
   return resolved.uri
 }
@@ -78,7 +80,10 @@ export function dialectOf(root: unknown): Dialect {
   if (typeof uri !== 'string') fail('$.$schema', '$schema must be a string')
   const dialect = dialectFromUri(uri)
   if (dialect === undefined)
-    fail('$.$schema', `unsupported dialect ${JSON.stringify(uri)}; expected draft-07, 2019-09 or 2020-12`)
+    fail(
+      '$.$schema',
+      `unsupported dialect ${JSON.stringify(uri)}; expected draft-04, draft-06, draft-07, 2019-09 or 2020-12`,
+    )
   return dialect
 }
 
@@ -132,9 +137,13 @@ export function compileSchema(root: unknown, options: CompileOptions = {}): Comp
       base = baseOf(raw, entry.base, dialect, path, resources)
       if (typeof raw === 'boolean') node.never = !raw
       else if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
-        readKeywords(node, raw as Record<string, unknown>, path, context)
-        const dynamic = readDynamicKeywords(raw as Record<string, unknown>, path, dialect, context.anchor)
-        if (dynamic !== undefined) refs.push({ node, ref: dynamic.ref, path: dynamic.path, base, dynamic })
+        const record = raw as Record<string, unknown>
+        // `nullable: true` beside an applicator: the keywords go to an inner node, null is let through.
+        const target = nullableTarget(node, record, dialect)
+        readKeywords(target, record, path, context)
+        const dynamic = readDynamicKeywords(record, path, dialect, context.anchor)
+        if (dynamic !== undefined)
+          refs.push({ node: target, ref: dynamic.ref, path: dynamic.path, base, dynamic })
       } else fail(path, 'a schema must be an object or a boolean')
     }
   }

@@ -1,8 +1,9 @@
 import { UnsupportedJsonSchemaError } from '../errors'
-import { type Dialect, ignoredByDialect } from './dialect'
+import { type Dialect, idKeyword, ignoredByDialect, isPre2019 } from './dialect'
 import { FORMAT_CHECKS } from './formats'
 import { JsonValueSet } from './json-equal'
 import { compileLinearPattern, type LinearPattern, PatternRefusal } from './linear-pattern'
+import { addNullMember } from './nullable'
 import { joinPath } from './path'
 import { type SchemaNode, TYPE_BITS } from './schema-node'
 
@@ -64,11 +65,9 @@ function number(raw: Raw, key: string, path: string, kind: 'any' | 'count' | 'po
   const value = raw[key]
   if (value === undefined) return undefined
   const where = joinPath(path, key)
-  if (typeof value !== 'number') {
-    if (typeof value === 'boolean' && key.startsWith('exclusive'))
-      fail(where, `${key} must be a number (a boolean ${key} is OpenAPI 3.0 / draft-04; see normalizeSchema)`)
-    fail(where, `${key} must be a number`)
-  }
+  // A boolean exclusive bound is the draft-04 / OpenAPI 3.0 modifier (see readExclusiveFlags).
+  if (typeof value === 'boolean' && key.startsWith('exclusive')) return undefined
+  if (typeof value !== 'number') fail(where, `${key} must be a number`)
   if (kind === 'count' && !(Number.isInteger(value) && value >= 0))
     fail(where, `${key} must be a non-negative integer`)
   if (kind === 'positive' && !(value > 0)) fail(where, `${key} must be greater than 0`)
@@ -117,7 +116,12 @@ function readType(node: SchemaNode, value: unknown, where: string): void {
   const seen = new Set<string>()
   for (const name of names) {
     if (typeof name !== 'string' || TYPE_BITS[name] === undefined)
-      fail(where, `unknown type ${JSON.stringify(name)}`)
+      fail(
+        where,
+        typeof name === 'string' && TYPE_BITS[name.toLowerCase()] !== undefined
+          ? `unknown type ${JSON.stringify(name)} (Gemini's upper-case type names: convert the schema with normalizeSchema(schema, { from: 'gemini' }))`
+          : `unknown type ${JSON.stringify(name)}`,
+      )
     if (seen.has(name)) fail(where, `type lists ${JSON.stringify(name)} twice`)
     seen.add(name)
     node.types |= TYPE_BITS[name]!
@@ -160,20 +164,21 @@ export function readKeywords(node: SchemaNode, raw: Raw, path: string, cx: ReadC
       fail(joinPath(path, '$anchor'), '$anchor must be a plain name')
     cx.anchor(name, raw, path)
   }
-  if (cx.dialect === 'draft-07' && typeof raw.$id === 'string' && raw.$id.startsWith('#'))
-    cx.anchor(raw.$id.slice(1), raw, path)
+  const id = raw[idKeyword(cx.dialect)]
+  if (isPre2019(cx.dialect) && typeof id === 'string' && id.startsWith('#')) cx.anchor(id.slice(1), raw, path)
   if (raw.$ref !== undefined) {
     if (typeof raw.$ref !== 'string') fail(joinPath(path, '$ref'), '$ref must be a string')
     cx.ref(node, raw.$ref, joinPath(path, '$ref'))
-    // draft-07: keywords beside `$ref` are ignored (the standard's rule; lintSchema reports them).
-    if (cx.dialect === 'draft-07') return
+    // Up to draft-07, keywords beside `$ref` are ignored (the standard's rule; lintSchema reports them).
+    if (isPre2019(cx.dialect)) return
   }
   if (raw.type !== undefined) readType(node, raw.type, joinPath(path, 'type'))
   if (raw.enum !== undefined) {
     node.enumValues = raw.enum as unknown[]
     node.enumSet = new JsonValueSet(node.enumValues)
   }
-  if (Object.hasOwn(raw, 'const')) {
+  if (raw.nullable === true) addNullMember(node)
+  if (known('const')) {
     node.hasConst = true
     node.constValue = raw.const
     node.constSet = new JsonValueSet([raw.const])
@@ -203,6 +208,7 @@ export function readKeywords(node: SchemaNode, raw: Raw, path: string, cx: ReadC
   node.maximum = number(raw, 'maximum', path, 'any')
   node.exclusiveMinimum = number(raw, 'exclusiveMinimum', path, 'any')
   node.exclusiveMaximum = number(raw, 'exclusiveMaximum', path, 'any')
+  readExclusiveFlags(node, raw)
   node.multipleOf = number(raw, 'multipleOf', path, 'positive')
   node.minLength = number(raw, 'minLength', path, 'count')
   node.maxLength = number(raw, 'maxLength', path, 'count')
@@ -219,6 +225,22 @@ export function readKeywords(node: SchemaNode, raw: Raw, path: string, cx: ReadC
   readObjectKeywords(node, raw, path, cx, known)
 }
 
+/**
+ * draft-04 / OpenAPI 3.0 boolean `exclusiveMinimum` / `exclusiveMaximum`: `true` makes
+ * `minimum` / `maximum` exclusive, `false` changes nothing. From draft-06 on these keywords are
+ * numbers, so a boolean has exactly one meaning, in any dialect.
+ */
+function readExclusiveFlags(node: SchemaNode, raw: Raw): void {
+  if (raw.exclusiveMinimum === true && node.minimum !== undefined) {
+    node.exclusiveMinimum = node.minimum
+    node.minimum = undefined
+  }
+  if (raw.exclusiveMaximum === true && node.maximum !== undefined) {
+    node.exclusiveMaximum = node.maximum
+    node.maximum = undefined
+  }
+}
+
 function readArrayKeywords(
   node: SchemaNode,
   raw: Raw,
@@ -228,17 +250,14 @@ function readArrayKeywords(
 ): void {
   const items = raw.items
   if (Array.isArray(items)) {
-    if (cx.dialect === '2020-12')
-      fail(
-        joinPath(path, 'items'),
-        'array-form items is draft-07/2019-09; in 2020-12 use prefixItems (or set $schema)',
-      )
+    // The tuple form of draft-04 to 2019-09. 2020-12 has no array-form `items`, so a document
+    // without `$schema` that uses it (pydantic v1's tuples) can only mean this.
     items.forEach((member, i) => {
       if (!isSchema(member))
         fail(joinPath(joinPath(path, 'items'), i), 'a schema must be an object or a boolean')
       node.prefixItems.push(cx.child(member, joinPath(joinPath(path, 'items'), i)))
     })
-    if (known('additionalItems')) {
+    if (raw.additionalItems !== undefined) {
       if (!isSchema(raw.additionalItems))
         fail(joinPath(path, 'additionalItems'), 'additionalItems must be a schema')
       node.items = cx.child(raw.additionalItems, joinPath(path, 'additionalItems'))
@@ -248,6 +267,8 @@ function readArrayKeywords(
     node.items = cx.child(items, joinPath(path, 'items'))
   }
   if (known('prefixItems')) {
+    if (Array.isArray(items))
+      fail(joinPath(path, 'items'), 'array-form items (the draft-07 tuple form) beside prefixItems')
     schemaList(raw, 'prefixItems', path).forEach((member, i) => {
       node.prefixItems.push(cx.child(member, joinPath(joinPath(path, 'prefixItems'), i)))
     })

@@ -1,5 +1,12 @@
 import { dialectOf } from './compile-schema'
-import { SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS } from './dialect'
+import {
+  type Dialect,
+  idKeyword,
+  isPre2019,
+  SCHEMA_KEYWORDS,
+  SCHEMA_LIST_KEYWORDS,
+  SCHEMA_MAP_KEYWORDS,
+} from './dialect'
 import { anchorKey, DOCUMENT_BASE, resolveUri } from './resolve-ref'
 import { copyJson } from './schema-walk'
 
@@ -12,15 +19,17 @@ import { copyJson } from './schema-walk'
  * already degrade those). Tolerant and iterative, like the walks it feeds.
  */
 export function rootPointerRefs<T>(schema: T): T {
+  const dialect = safeDialect(schema)
+  const idKey = idKeyword(dialect)
   let nested: boolean
   try {
-    nested = hasNestedId(schema)
+    nested = hasNestedId(schema, idKey)
   } catch {
     return schema // a Proxy that throws: the consumer degrades it as before
   }
   if (!nested) return schema
   const copy = copyJson(schema)
-  const draft07 = safeDialect(copy) === 'draft-07'
+  const draft07 = isPre2019(dialect)
   const resources = new Map<string, string>([[DOCUMENT_BASE, '']])
   const anchors = new Map<string, string>()
   const sites: { node: Record<string, unknown>; base: string }[] = []
@@ -31,7 +40,7 @@ export function rootPointerRefs<T>(schema: T): T {
     const { node, pointer, base: parent } = stack.pop()!
     if (!isObject(node)) continue
     let base = parent
-    const id = node.$id
+    const id = node[idKey]
     if (typeof id === 'string' && !(draft07 && (id.startsWith('#') || '$ref' in node))) {
       const resolved = resolveUri(id, parent)
       if (resolved !== undefined) {
@@ -95,7 +104,7 @@ function escapeToken(token: string): string {
   return token.replace(/~/g, '~0').replace(/\//g, '~1')
 }
 
-function safeDialect(schema: unknown): string {
+function safeDialect(schema: unknown): Dialect {
   try {
     return dialectOf(schema)
   } catch {
@@ -108,7 +117,7 @@ function safeDialect(schema: unknown): string {
  * tree: a value that reaches an object twice (a cycle, or a shared subtree that copying would
  * multiply) is left alone, and each object is looked at once, so hostile values cannot stall this.
  */
-function hasNestedId(schema: unknown): boolean {
+function hasNestedId(schema: unknown, idKey: string): boolean {
   const seen = new Set<object>()
   const stack: unknown[] = [schema]
   let found = false
@@ -118,7 +127,7 @@ function hasNestedId(schema: unknown): boolean {
     if (seen.has(node)) return false
     seen.add(node)
     if (node !== schema && !Array.isArray(node)) {
-      const id = (node as { $id?: unknown }).$id
+      const id = (node as Record<string, unknown>)[idKey]
       if (typeof id === 'string' && !id.startsWith('#')) found = true
     }
     // Descriptors, not reads: an accessor is never invoked (the document is then left alone).
