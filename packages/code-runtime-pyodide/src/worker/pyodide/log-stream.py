@@ -64,7 +64,7 @@ def __dsh_log_stream(host_log):
         across writes is completed by the next) and written to the text stream."""
         def __init__(self, stream):
             self._stream = stream
-            self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+            self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         def write(self, data):
             view = memoryview(data)
             self._stream.write(self._decoder.decode(view))
