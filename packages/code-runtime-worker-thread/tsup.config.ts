@@ -18,8 +18,10 @@ async function vendorAmaro(): Promise<void> {
   await mkdir(to, { recursive: true })
   for (const file of ['index.js', 'internal.js', 'LICENSE']) await copyFile(join(from, file), join(to, file))
   await copyFile(join(from, '..', 'LICENSE.md'), join(to, 'LICENSE.md'))
-  const { version } = JSON.parse(await readFile(join(from, '..', 'package.json'), 'utf8')) as { version: string }
-  // no "type": the copied .js files are CommonJS inside this "type": "module" package
+  const { version } = JSON.parse(await readFile(join(from, '..', 'package.json'), 'utf8')) as {
+    version: string
+  }
+  // "type": "commonjs": the copied .js files are CommonJS inside this "type": "module" package
   await writeFile(
     join(to, 'package.json'),
     `${JSON.stringify({ name: 'amaro', version, license: 'MIT', private: true, type: 'commonjs' }, null, 2)}\n`,

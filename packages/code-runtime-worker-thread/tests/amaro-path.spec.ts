@@ -29,7 +29,10 @@ describe('amaroPath', () => {
   })
 
   it('amaro is not a runtime dependency (its engines would refuse Node 20 under --engine-strict)', () => {
-    const manifest = packageJson as { dependencies: Record<string, string>; devDependencies: Record<string, string> }
+    const manifest = packageJson as {
+      dependencies: Record<string, string>
+      devDependencies: Record<string, string>
+    }
     expect(manifest.dependencies).not.toHaveProperty('amaro')
     expect(manifest.devDependencies.amaro).toMatch(/^\d+\.\d+\.\d+$/) // pinned: the copy is verbatim
   })
@@ -42,7 +45,9 @@ describe('amaroPath', () => {
       const amaro = createRequire(import.meta.url)(path) as {
         transformSync: (code: string, options: { mode: string }) => { code: string }
       }
-      expect(amaro.transformSync('const x: number = 1', { mode: 'strip-only' }).code).toBe('const x         = 1')
+      expect(amaro.transformSync('const x: number = 1', { mode: 'strip-only' }).code).toBe(
+        'const x         = 1',
+      )
     },
   )
 })
