@@ -18,7 +18,9 @@ export const ALLOWED_BAD_ENGINES: Readonly<Record<string, string>> = {
 
 /** The packages an EBADENGINE warning block of `stderr` names (`package: 'name@1.2.3'`). */
 export function badEnginePackages(stderr: string): string[] {
-  const names = [...stderr.matchAll(/^npm warn EBADENGINE\s+package: '(@?[^@']+)@[^']*'/gim)].map((m) => m[1]!)
+  const names = [...stderr.matchAll(/^npm warn EBADENGINE\s+package: '(@?[^@']+)@[^']*'/gim)].map(
+    (m) => m[1]!,
+  )
   return [...new Set(names)].sort()
 }
 

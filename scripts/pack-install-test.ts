@@ -55,7 +55,8 @@ async function readmeInstallLines(packageDirs: readonly string[]): Promise<Insta
   for (const readme of [join(root, 'README.md'), ...packageDirs.map((dir) => join(dir, 'README.md'))]) {
     const name = relative(root, readme)
     const lines = existsSync(readme) ? installLines(await readFile(readme, 'utf8')) : []
-    if (lines.length === 0) problems.push(`${name}: no \`npm install "$DSH"/dist-tarballs/…\` line in a sh block`)
+    if (lines.length === 0)
+      problems.push(`${name}: no \`npm install "$DSH"/dist-tarballs/…\` line in a sh block`)
     for (const line of lines) {
       const known = byLine.get(line)
       if (known) known.readmes.push(name)
@@ -113,7 +114,10 @@ async function runProgram(dir: string, program: PackProgram): Promise<void> {
     types: ['node'],
     typeRoots: [join(root, 'node_modules', '@types')],
   }
-  await writeFile(join(dir, 'tsconfig.json'), `${JSON.stringify({ compilerOptions, files: ['check.ts'] }, null, 2)}\n`)
+  await writeFile(
+    join(dir, 'tsconfig.json'),
+    `${JSON.stringify({ compilerOptions, files: ['check.ts'] }, null, 2)}\n`,
+  )
   const tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc')
   log(`  tsc --noEmit (${program.file}: strict, NodeNext, against the published .d.ts)`)
   await sh([process.execPath, tsc, '-p', 'tsconfig.json'], dir)
@@ -135,10 +139,17 @@ async function installAsTheReadmeSays(
   const dependenciesOf = (name: string) => Object.keys(packed.get(name)?.manifest.dependencies ?? {})
   const exempt = engineExempt(names, ALLOWED_BAD_ENGINES, dependenciesOf)
   for (const dep of exempt) log(`  without --engine-strict: ${dep}: ${ALLOWED_BAD_ENGINES[dep]}`)
-  const env = { ...process.env, ...NPM_ENV, DSH: workdir, npm_config_engine_strict: String(exempt.length === 0) }
+  const env = {
+    ...process.env,
+    ...NPM_ENV,
+    DSH: workdir,
+    npm_config_engine_strict: String(exempt.length === 0),
+  }
   const started = performance.now()
   const { stderr } = await run(['bash', '-c', entry.line], dir, env)
-  log(`  installed in ${seconds(started)} (${exempt.length === 0 ? '--engine-strict, ' : ''}--prefer-offline)`)
+  log(
+    `  installed in ${seconds(started)} (${exempt.length === 0 ? '--engine-strict, ' : ''}--prefer-offline)`,
+  )
   for (const warning of npmWarnings(stderr)) problems.push(`install ${index}: ${warning}`)
   const atDsh = join(dir, 'node_modules', '@dsh')
   const installed = existsSync(atDsh) ? (await readdir(atDsh)).map((name) => `@dsh/${name}`).sort() : []
@@ -160,8 +171,11 @@ async function main(): Promise<void> {
       const say = (message: string) => problems.push(message)
       await checkManifest(entry, await mkdtemp(join(workdir, 'unpacked-')), say, log)
     }
-    const strict = (await sh(['npm', 'config', 'get', 'engine-strict'], workdir, { ...process.env, ...NPM_ENV })).trim()
-    if (strict !== 'true') problems.push(`npm does not take engine-strict from the environment (got ${strict})`)
+    const strict = (
+      await sh(['npm', 'config', 'get', 'engine-strict'], workdir, { ...process.env, ...NPM_ENV })
+    ).trim()
+    if (strict !== 'true')
+      problems.push(`npm does not take engine-strict from the environment (got ${strict})`)
     const covered = new Set<string>()
     const pending = [...PACK_PROGRAMS]
     const lines = await readmeInstallLines([...packed.values()].map((entry) => entry.dir))
@@ -191,7 +205,9 @@ async function main(): Promise<void> {
     process.exitCode = 1
     return
   }
-  log(`\n✓ every package installs with --engine-strict, without warnings, and imports and requires (${seconds(started)})`)
+  log(
+    `\n✓ every package installs with --engine-strict, without warnings, and imports and requires (${seconds(started)})`,
+  )
 }
 
 main().catch((error: unknown) => {

@@ -91,4 +91,3 @@ export async function checkManifest(
   }
   log(`  ${name}@${packed.version}: ${files.length} files, imports [${[...imported].sort().join(', ')}]`)
 }
-

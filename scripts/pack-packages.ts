@@ -116,7 +116,10 @@ export async function packAll(destination: string): Promise<Map<string, Packed>>
   await mkdir(destination, { recursive: true })
   // one recursive `pnpm pack` (one pnpm start-up instead of one per package)
   const filters = dirs.flatMap((dir) => ['--filter', `./${relative(root, dir)}`])
-  const output = await sh([...PNPM, '-r', ...filters, 'pack', '--pack-destination', destination, '--json'], root)
+  const output = await sh(
+    [...PNPM, '-r', ...filters, 'pack', '--pack-destination', destination, '--json'],
+    root,
+  )
   const reports = JSON.parse(output.slice(output.indexOf('['))) as PackReport[]
   const packed = new Map<string, Packed>()
   for (const dir of dirs) {
