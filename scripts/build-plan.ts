@@ -10,9 +10,24 @@ export interface BuildNode {
   readonly needs: readonly string[]
 }
 
+/** How many nodes need `name`, directly or through others: what finishing it unblocks. */
+function dependentCount(nodes: readonly BuildNode[], name: string): number {
+  const found = new Set<string>()
+  const visit = (target: string) => {
+    for (const node of nodes)
+      if (node.needs.includes(target) && !found.has(node.name)) {
+        found.add(node.name)
+        visit(node.name)
+      }
+  }
+  visit(name)
+  return found.size
+}
+
 /**
- * The packages that may start now, in `nodes` order: not done, not running, every need done,
- * at most `slots - running.size` of them. Throws on a dependency cycle or an unknown need, since
+ * The packages that may start now: not done, not running, every need done, at most
+ * `slots - running.size` of them; those that unblock the most others first (then in `nodes`
+ * order), so the long chain to the last package starts as early as it can. Throws on a dependency cycle or an unknown need, since
  * those would otherwise wait forever.
  */
 export function readyToBuild(
@@ -30,7 +45,9 @@ export function readyToBuild(
   const ready = waiting.filter((node) => node.needs.every((need) => done.has(need)))
   if (ready.length === 0 && running.size === 0 && waiting.length > 0)
     throw new Error(`dependency cycle among ${waiting.map((node) => node.name).join(', ')}`)
-  return ready.slice(0, Math.max(0, slots - running.size)).map((node) => node.name)
+  const unblocks = new Map(ready.map((node) => [node.name, dependentCount(nodes, node.name)]))
+  const first = [...ready].sort((a, b) => unblocks.get(b.name)! - unblocks.get(a.name)!)
+  return first.slice(0, Math.max(0, slots - running.size)).map((node) => node.name)
 }
 
 /** Every package in an order that builds each after its needs (one slot at a time). */

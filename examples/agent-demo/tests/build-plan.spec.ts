@@ -30,6 +30,18 @@ describe('readyToBuild', () => {
     expect(readyToBuild(graph, core, new Set(['@dsh/tools-mcp']), 1)).toEqual([])
   })
 
+  it('starts first the package that unblocks the most others', () => {
+    const nodes: BuildNode[] = [
+      { name: '@dsh/tool-bash', needs: ['@dsh/tools-core'] },
+      { name: '@dsh/tools-codemode', needs: ['@dsh/tools-core'] },
+      { name: '@dsh/tools-core', needs: [] },
+      { name: '@dsh/code-runtime-worker-thread', needs: ['@dsh/tools-codemode'] },
+    ]
+    const core = new Set(['@dsh/tools-core'])
+    expect(readyToBuild(nodes, core, new Set(), 1)).toEqual(['@dsh/tools-codemode'])
+    expect(readyToBuild(nodes, core, new Set(), 2)).toEqual(['@dsh/tools-codemode', '@dsh/tool-bash'])
+  })
+
   it('refuses a cycle and an unknown need instead of waiting forever', () => {
     const cycle = [
       { name: 'a', needs: ['b'] },
