@@ -123,12 +123,16 @@ async function runProgram(dir: string, program: PackProgram): Promise<void> {
   await sh([process.execPath, tsc, '-p', 'tsconfig.json'], dir)
 }
 
-/** Run one README line verbatim in a clean project; returns the @dsh packages it installed. */
+/**
+ * Run one README line verbatim in a clean project; adds the @dsh packages it installed to
+ * `covered` and returns those the line names.
+ */
 async function installAsTheReadmeSays(
   workdir: string,
   index: number,
   entry: InstallLine,
   packed: ReadonlyMap<string, Packed>,
+  covered: Set<string>,
 ): Promise<string[]> {
   step(`install ${index} (${entry.readmes.join(', ')}): ${entry.line}`)
   const dir = join(workdir, `install-${index}`)
@@ -155,6 +159,7 @@ async function installAsTheReadmeSays(
   const installed = existsSync(atDsh) ? (await readdir(atDsh)).map((name) => `@dsh/${name}`).sort() : []
   if (installed.join() !== names.join())
     problems.push(`install ${index}: expected exactly [${names}] under node_modules/@dsh, got [${installed}]`)
+  for (const name of installed) covered.add(name)
   await smokeTest(dir, names)
   return names
 }
@@ -181,8 +186,7 @@ async function main(): Promise<void> {
     const lines = await readmeInstallLines([...packed.values()].map((entry) => entry.dir))
     for (const [at, entry] of lines.entries()) {
       try {
-        const names = await installAsTheReadmeSays(workdir, at + 1, entry, packed)
-        for (const name of names) covered.add(name)
+        const names = await installAsTheReadmeSays(workdir, at + 1, entry, packed, covered)
         for (const program of pending.filter((p) => p.needs.every((name) => names.includes(name)))) {
           pending.splice(pending.indexOf(program), 1)
           await runProgram(join(workdir, `install-${at + 1}`), program)
