@@ -1,16 +1,19 @@
 /**
- * Builds the workspace packages only when some `dist` is missing or older than its inputs, and
- * quietly: one line while it builds, turbo's own output only when the build fails. `pnpm demo`
- * runs it first, so a fresh clone still works and a built tree starts the demo at once.
+ * Builds the workspace packages only when some `dist` is missing or older than its inputs, one
+ * line per package as it is built (with its time) and a heartbeat line in any stretch of 8 s
+ * without one (scripts/build-in-order.ts), turbo's full output only for a package that fails.
+ * `pnpm demo` and `pnpm demo:mcp` run it first, so a fresh clone still works, never looks hung,
+ * and a built tree starts the demo at once.
  *
  *   node --import tsx scripts/build-if-stale.ts
  */
-import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises'
+import { availableParallelism } from 'node:os'
 import { basename, dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
+import { buildInOrder, buildNodes } from './build-in-order'
+import { startLine } from './build-plan'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -87,29 +90,25 @@ async function main(): Promise<number> {
   }
   if (stale.length === 0) return 0
   const started = performance.now()
-  process.stderr.write(
-    `building ${stale.length} package(s) first (${stale[0]}${stale.length > 1 ? ', …' : ''})…\n`,
-  )
-  try {
-    // turbo needs pnpm on PATH: run it through the pnpm that started us, else the pinned one
-    // (npm_execpath is a script for older pnpm, a native binary for pnpm 12)
-    const execpath = process.env['npm_execpath']
-    const pnpm = !execpath?.includes('pnpm')
-      ? ['npx', '-y', 'pnpm@12.4.2']
-      : /\.[cm]?js$/.test(execpath)
-        ? [process.execPath, execpath]
-        : [execpath]
-    const [file, ...args] = [...pnpm, 'exec', 'turbo', 'run', 'build', '--output-logs=errors-only']
-    await promisify(execFile)(file!, args, {
-      cwd: root,
-      env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
-      maxBuffer: 64 * 1024 * 1024,
-    })
-  } catch (error) {
-    const failure = error as { stdout?: string; stderr?: string; message: string }
-    process.stderr.write(
-      `${failure.stdout ?? ''}${failure.stderr ?? ''}\nbuild failed: ${failure.message.split('\n')[0]}\n`,
-    )
+  const print = (line: string) => process.stderr.write(`${line}\n`)
+  print(startLine(dirs.length, stale[0]!))
+  // turbo needs pnpm on PATH: run it through the pnpm that started us, else the pinned one
+  // (npm_execpath is a script for older pnpm, a native binary for pnpm 12)
+  const execpath = process.env['npm_execpath']
+  const pnpm = !execpath?.includes('pnpm')
+    ? ['npx', '-y', 'pnpm@12.4.2']
+    : /\.[cm]?js$/.test(execpath)
+      ? [process.execPath, execpath]
+      : [execpath]
+  const built = await buildInOrder(await buildNodes(dirs), {
+    turbo: [...pnpm, 'exec', 'turbo'],
+    cwd: root,
+    // tsup's declaration build is CPU-bound: one package per core
+    slots: Math.min(availableParallelism(), 4),
+    print,
+  })
+  if (!built) {
+    print('build failed: fix the error above, then run the command again')
     return 1
   }
   await mkdir(STAMPS, { recursive: true })
@@ -119,7 +118,7 @@ async function main(): Promise<number> {
     await writeFile(stampFile(dir), `${startedAt.toISOString()}\n`)
     await utimes(stampFile(dir), startedAt, startedAt)
   }
-  process.stderr.write(`built in ${((performance.now() - started) / 1000).toFixed(1)} s\n`)
+  print(`built ${dirs.length} packages in ${((performance.now() - started) / 1000).toFixed(1)} s`)
   return 0
 }
 

@@ -19,7 +19,13 @@ const pkg = {
   sideEffects: false,
   engines: { node: '>=20.19' },
   exports: {
-    '.': { '@dsh/source': './src/index.ts', types: './dist/index.d.ts', import: './dist/index.js' },
+    '.': {
+      '@dsh/source': './src/index.ts',
+      types: './dist/index.d.ts',
+      import: './dist/index.js',
+      // require() of the same ESM build (Node ≥ 20.19); `pnpm test:pack` checks it is there
+      default: './dist/index.js',
+    },
     './package.json': './package.json',
   },
   main: './dist/index.js',
@@ -31,7 +37,13 @@ const pkg = {
     typecheck: 'tsc -p tsconfig.json',
     clean: 'rm -rf dist',
   },
-  publishConfig: { access: 'public' },
+  publishConfig: {
+    access: 'public',
+    exports: {
+      '.': { types: './dist/index.d.ts', import: './dist/index.js', default: './dist/index.js' },
+      './package.json': './package.json',
+    },
+  },
 }
 const write = (file, text) => writeFileSync(join(root, file), text)
 write('package.json', `${JSON.stringify(pkg, null, 2)}\n`)
@@ -51,4 +63,9 @@ export default sharedConfig
 `,
 )
 write('src/index.ts', 'export {}\n')
-write('README.md', `# ${name}\n\n${description}\n`)
+// `pnpm test:pack` runs this line in a clean project: name every @dsh package it depends on too
+const tarball = `"$DSH"/dist-tarballs/${name.replace('@', '').replace('/', '-')}-0.1.0.tgz`
+write(
+  'README.md',
+  `# ${name}\n\n${description}\n\n## Install\n\nNot on npm yet: build the tarballs with \`pnpm pack:all\` (see the [root README](../../README.md#install)), then:\n\n\`\`\`sh\nnpm install ${tarball}\n\`\`\`\n`,
+)

@@ -5,8 +5,8 @@
  * or trap that may leave its memory corrupt) retires that thread; the next program gets a fresh
  * one. The host's main thread never compiles the module nor parses a program with it.
  */
-import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
+import { amaroPath } from './amaro-path'
 import { checkProgramShape } from './program-shape'
 import { STRIPPER_SOURCE } from './stripper-source'
 import { wrapProgram } from './wrap-program'
@@ -92,13 +92,12 @@ export class TypeStripper {
 
   #ensureWorker(): Worker {
     if (this.#worker !== undefined) return this.#worker
-    const amaroPath = createRequire(import.meta.url).resolve('amaro')
     const worker = new Worker(STRIPPER_SOURCE, {
       eval: true,
       env: {},
       execArgv: [],
       name: 'run_code:strip',
-      workerData: { amaroPath },
+      workerData: { amaroPath: amaroPath() },
       resourceLimits: { maxOldGenerationSizeMb: 128 },
     })
     worker.unref()

@@ -1,0 +1,158 @@
+/**
+ * The programs `pnpm test:pack` runs against installed tarballs only, each in the first install
+ * whose @dsh packages include every package it `needs`.
+ */
+
+const READ_FILE_PROGRAM = `// The seed's read_file example, against the installed tarballs only.
+import assert from 'node:assert/strict'
+import { readFile, writeFile } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+import { Context } from '@deepseek-ai/cordis'
+import ToolRuntime, { defineTool } from '@dsh/tools-core'
+
+const ctx = new Context()
+await ctx.plugin(ToolRuntime)
+
+ctx.tools.register(defineTool({
+  name: 'read_file',
+  description: 'Read a file from disk.',
+  parameters: {
+    path: { type: 'string', required: true, description: 'Absolute file path' },
+    offset: { type: 'number' },
+    limit: { type: 'number' },
+  },
+  output: {
+    schema: { type: 'string' },
+    render: (_args, value) => [{ type: 'text', text: value }],
+  },
+  async execute(args, exec) {
+    return readFile(args.path, { encoding: 'utf8', signal: exec.signal })
+  },
+}))
+
+const path = fileURLToPath(new URL('./hello.txt', import.meta.url))
+await writeFile(path, 'hello from a tarball\\n')
+const signal = new AbortController().signal
+const ok = await ctx.tools.execute({ callId: 'call-1', name: 'read_file', arguments: { path }, signal })
+assert.equal(ok.isError, false)
+assert.equal(ok.value, 'hello from a tarball\\n')
+assert.deepEqual(ok.content, [{ type: 'text', text: 'hello from a tarball\\n' }])
+
+const bad = await ctx.tools.execute({ callId: 'call-2', name: 'read_file', arguments: { path: 42 }, signal })
+assert.equal(bad.isError, true)
+assert.equal(bad.error.info?.code, 'INVALID_ARGS')
+
+assert.deepEqual(ctx.tools.schemas().map((schema) => schema.name), ['read_file'])
+await ctx.fiber.dispose()
+console.log('read_file example: ok (success value, INVALID_ARGS failure, schemas)')
+`
+
+const READ_FILE_TYPECHECK = `import { readFile } from 'node:fs/promises'
+import { Context } from '@deepseek-ai/cordis'
+import ToolRuntime, { defineTool, type ToolExecutionResult } from '@dsh/tools-core'
+
+const ctx = new Context()
+await ctx.plugin(ToolRuntime, { mode: 'native' })
+
+const dispose: () => void = ctx.tools.register(defineTool({
+  name: 'read_file',
+  description: 'Read a file from disk.',
+  parameters: {
+    path: { type: 'string', required: true, description: 'Absolute file path' },
+    offset: { type: 'number' },
+    limit: { type: 'number' },
+  },
+  output: {
+    schema: { type: 'string' },
+    render: (_args, value) => [{ type: 'text', text: value }],
+  },
+  async execute(args, exec) {
+    const path: string = args.path
+    const offset: number | undefined = args.offset
+    void offset
+    return readFile(path, { encoding: 'utf8', signal: exec.signal })
+  },
+}))
+
+const result: ToolExecutionResult = await ctx.tools.execute({
+  callId: 'c', name: 'read_file', arguments: { path: '/tmp/x' }, signal: new AbortController().signal,
+})
+if (result.isError) console.log(result.error.message)
+dispose()
+`
+
+const CODE_MODE_PROGRAM = `// tool-fs + Code Mode + the worker-thread runtime, against the installed tarballs only.
+import assert from 'node:assert/strict'
+import { writeFile } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+import { Context } from '@deepseek-ai/cordis'
+import ToolRuntime from '@dsh/tools-core'
+import * as fsTools from '@dsh/tool-fs'
+import * as codeMode from '@dsh/tools-codemode'
+import CodeRuntime from '@dsh/code-runtime-worker-thread'
+
+const dir = fileURLToPath(new URL('.', import.meta.url))
+await writeFile(new URL('./hello.txt', import.meta.url), 'hello from Code Mode\\n')
+
+const ctx = new Context()
+await ctx.plugin(ToolRuntime, { mode: 'code' })
+await ctx.plugin(fsTools, { roots: [dir] })
+await ctx.plugin(CodeRuntime)
+await ctx.plugin(codeMode)
+
+const assembly = ctx.tools.assemble()
+assert.deepEqual(assembly.tools.map((tool) => tool.name), ['run_code'])
+const sdk = assembly.sections.find((section) => section.id === 'tools:sdk')
+assert.ok(sdk && sdk.text.includes('read'), 'the SDK section declares the read binding')
+
+const signal = new AbortController().signal
+const direct = await ctx.tools.execute({ callId: 'c0', name: 'read', arguments: { file_path: 'hello.txt' }, signal })
+assert.equal(direct.isError, true, 'in code mode only run_code is callable directly')
+
+const result = await ctx.tools.execute({
+  callId: 'c1',
+  name: 'run_code',
+  arguments: {
+    description: 'read a file through the read binding',
+    code: "const file = await tools.read({ file_path: 'hello.txt' }); console.log('read it'); return file",
+  },
+  signal,
+})
+const text = result.content.map((part) => (part.type === 'text' ? part.text : '')).join('')
+assert.equal(result.isError, false, text)
+assert.ok(text.includes('hello from Code Mode'), text)
+assert.ok(text.includes('read it'), text)
+await ctx.fiber.dispose()
+console.log('Code Mode program: ok (run_code → tools.read through the worker runtime)')
+`
+
+/** A program run against an install, and optionally type-checked against its .d.ts files. */
+export interface PackProgram {
+  readonly file: string
+  readonly needs: readonly string[]
+  readonly source: string
+  readonly typecheck?: string
+}
+
+/** Every program test:pack must run; it fails when no install covered one. */
+export const PACK_PROGRAMS: readonly PackProgram[] = [
+  {
+    file: 'read-file.mjs',
+    needs: ['@dsh/tools-core', '@dsh/tools-schema'],
+    source: READ_FILE_PROGRAM,
+    typecheck: READ_FILE_TYPECHECK,
+  },
+  {
+    file: 'code-mode.mjs',
+    needs: [
+      '@dsh/code-runtime-worker-thread',
+      '@dsh/tool-fs',
+      '@dsh/tools-codemode',
+      '@dsh/tools-core',
+      '@dsh/tools-schema',
+    ],
+    source: CODE_MODE_PROGRAM,
+    // the same program, type-checked against the published .d.ts of all five packages
+    typecheck: CODE_MODE_PROGRAM,
+  },
+]
