@@ -40,6 +40,7 @@ export {
 } from './py-render-context'
 export type {
   ArraySchemaSpec,
+  ArraySpecBounds,
   BooleanSchemaSpec,
   InferArgs,
   InferValue,
@@ -47,12 +48,15 @@ export type {
   JsonAnySchemaSpec,
   NullSchemaSpec,
   NumberSchemaSpec,
+  NumberSpecBounds,
   ObjectSchemaSpec,
   OneOfSchemaSpec,
   ParameterFieldSpec,
   ParameterSchemaSpec,
   SchemaSpecAnnotations,
+  SpecFormat,
   StringSchemaSpec,
+  StringSpecBounds,
   ValueSchemaSpec,
 } from './schema-spec'
 export {

@@ -18,22 +18,75 @@ export interface SchemaSpecAnnotations {
   readonly deprecated?: boolean
 }
 
-/** `{ type: 'string' }`, optionally restricted by `enum` / `const`. */
-export interface StringSchemaSpec extends SchemaSpecAnnotations {
+/**
+ * Bounds of `number` and `integer` specs, enforced as the JSON Schema keywords of the same name
+ * and shown to the model. Finite numbers; `multipleOf` greater than 0; `minimum` ≤ `maximum`.
+ */
+export interface NumberSpecBounds {
+  /** The value must be ≥ this. */
+  readonly minimum?: number
+  /** The value must be ≤ this. */
+  readonly maximum?: number
+  /** The value must be > this. */
+  readonly exclusiveMinimum?: number
+  /** The value must be < this. */
+  readonly exclusiveMaximum?: number
+  /** The value must be an integer multiple of this (> 0). */
+  readonly multipleOf?: number
+}
+
+/** The `format` names a string spec may declare: the ones `{ formats: 'assert' }` checks. */
+export type SpecFormat =
+  | 'date-time'
+  | 'date'
+  | 'time'
+  | 'duration'
+  | 'email'
+  | 'hostname'
+  | 'ipv4'
+  | 'ipv6'
+  | 'uri'
+  | 'uri-reference'
+  | 'uuid'
+  | 'regex'
+
+/**
+ * Bounds of `string` specs. Lengths count Unicode code points (non-negative integers,
+ * `minLength` ≤ `maxLength`). `pattern` is an unanchored ECMAScript regex run in the
+ * linear-time engine (one it refuses, e.g. with a backreference, is a definition error).
+ * `format` is shown to the model and asserted only under `{ formats: 'assert' }`.
+ */
+export interface StringSpecBounds {
+  readonly minLength?: number
+  readonly maxLength?: number
+  readonly pattern?: string
+  readonly format?: SpecFormat
+}
+
+/** Bounds of `array` specs: item counts (non-negative integers) and `uniqueItems`. */
+export interface ArraySpecBounds {
+  readonly minItems?: number
+  readonly maxItems?: number
+  /** `true`: no two items may be equal (JSON equality). */
+  readonly uniqueItems?: boolean
+}
+
+/** `{ type: 'string' }`, optionally restricted by `enum` / `const` and bounds. */
+export interface StringSchemaSpec extends SchemaSpecAnnotations, StringSpecBounds {
   readonly type: 'string'
   readonly enum?: readonly string[]
   readonly const?: string
 }
 
-/** `{ type: 'number' }` (any finite number), optionally restricted by `enum` / `const`. */
-export interface NumberSchemaSpec extends SchemaSpecAnnotations {
+/** `{ type: 'number' }` (any finite number), optionally restricted by `enum` / `const` and bounds. */
+export interface NumberSchemaSpec extends SchemaSpecAnnotations, NumberSpecBounds {
   readonly type: 'number'
   readonly enum?: readonly number[]
   readonly const?: number
 }
 
-/** `{ type: 'integer' }` (`Number.isInteger`), optionally restricted by `enum` / `const`. */
-export interface IntegerSchemaSpec extends SchemaSpecAnnotations {
+/** `{ type: 'integer' }` (`Number.isInteger`), optionally restricted by `enum` / `const` and bounds. */
+export interface IntegerSchemaSpec extends SchemaSpecAnnotations, NumberSpecBounds {
   readonly type: 'integer'
   readonly enum?: readonly number[]
   readonly const?: number
@@ -51,8 +104,8 @@ export interface NullSchemaSpec extends SchemaSpecAnnotations {
   readonly type: 'null'
 }
 
-/** `{ type: 'array' }`; without `items` only the container type is checked. */
-export interface ArraySchemaSpec extends SchemaSpecAnnotations {
+/** `{ type: 'array' }`; without `items` only the container type (and bounds) is checked. */
+export interface ArraySchemaSpec extends SchemaSpecAnnotations, ArraySpecBounds {
   readonly type: 'array'
   readonly items?: ValueSchemaSpec
 }
