@@ -90,7 +90,7 @@ const boundedSpec: fc.Arbitrary<ValueSchemaSpec> = fc.letrec<{ spec: Record<stri
         properties: fields,
       })),
   ),
-})).spec as fc.Arbitrary<ValueSchemaSpec>
+})).spec as unknown as fc.Arbitrary<ValueSchemaSpec>
 
 /** Values near `node`, plus numbers and strings on and around the bounds. */
 function values(node: JsonSchemaNode): fc.Arbitrary<JsonValue> {

@@ -1,9 +1,11 @@
 // The DSL's bounds (SPEC §9): which spec types take which bound, the checks on their values,
 // the JSON Schema they compile to, their enforcement, and their place in the generated SDK text.
-import { describe, expect, it } from 'vitest'
+import { describe, expect, expectTypeOf, it } from 'vitest'
 import {
   compileJsonSchemaValidator,
   createPyRenderContext,
+  type InferArgs,
+  type InferValue,
   jsonSchemaToPy,
   jsonSchemaToTs,
   type ParameterSchemaSpec,
@@ -188,5 +190,26 @@ describe('DSL bounds', () => {
       'uniqueItems.',
     ])
       expect(py, fact).toContain(fact)
+  })
+
+  it('leave InferArgs / InferValue unchanged (type-level, checked by tsc)', () => {
+    expectTypeOf<InferArgs<typeof BOUNDED>>().toEqualTypeOf<{
+      count: number
+      ratio?: number
+      name?: string
+      email?: string
+      tags?: string[]
+    }>()
+    expectTypeOf<InferValue<{ type: 'integer'; minimum: 1; enum: readonly [1, 2] }>>().toEqualTypeOf<1 | 2>()
+    expectTypeOf<InferValue<{ type: 'string'; pattern: '^a'; const: 'ab' }>>().toEqualTypeOf<'ab'>()
+    expectTypeOf<
+      InferValue<{ type: 'array'; minItems: 1; items: { type: 'number'; maximum: 2 } }>
+    >().toEqualTypeOf<number[]>()
+    // A bound on the wrong type, or a bad format name, is a type error too.
+    // @ts-expect-error minimum is not a string bound
+    const wrong: ValueSchemaSpec = { type: 'string', minimum: 1 }
+    // @ts-expect-error not a format the DSL knows
+    const typo: ValueSchemaSpec = { type: 'string', format: 'emial' }
+    expect([wrong, typo]).toHaveLength(2)
   })
 })
