@@ -8,6 +8,13 @@ export {
   OPENAI_STRICT_LIMITS,
   type ProviderSchemaProblem,
 } from './check-openai-strict-schema'
+export type {
+  CheckParameterSpec,
+  CheckValueSpec,
+  MissingAdditionalProperties,
+  ParameterSchemaSpecInput,
+  ValueSchemaSpecInput,
+} from './check-spec'
 export {
   compileJsonSchemaValidator,
   compileParameterSpecValidator,

@@ -154,7 +154,8 @@ export type ParameterFieldSpec = ValueSchemaSpec & {
 export type ParameterSchemaSpec = { readonly [name: string]: ParameterFieldSpec }
 
 type Depth = [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]
-type Decrement<D extends number> = Depth[D]
+/** `D - 1` for the 16-level depth counters of the spec types (0 stays 0). */
+export type Decrement<D extends number> = Depth[D]
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {}
 
