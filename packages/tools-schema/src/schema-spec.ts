@@ -188,25 +188,30 @@ type InferContainer<S, D extends number> = D extends 0
 /**
  * The TypeScript type of values accepted by a `ValueSchemaSpec` (use a `const` type parameter or
  * `as const` to keep literals). Exact through 16 container levels (arrays/objects), then `JsonValue`.
- * `oneOf` infers the union of its branches; `json` infers `JsonValue`.
+ * `oneOf` infers the union of its branches; `json` infers `JsonValue`, and so does the wide
+ * `ValueSchemaSpec` (a spec not known at compile time).
  */
-export type InferValue<S, D extends number = 16> = S extends { readonly oneOf: readonly (infer B)[] }
-  ? B extends unknown
-    ? InferValue<B, D>
-    : never
-  : S extends { readonly type: infer T }
-    ? T extends 'string'
-      ? InferScalar<S, string>
-      : T extends 'number' | 'integer'
-        ? InferScalar<S, number>
-        : T extends 'boolean'
-          ? InferScalar<S, boolean>
-          : T extends 'null'
-            ? null
-            : T extends 'array' | 'object'
-              ? InferContainer<S, D>
-              : JsonValue
-    : JsonValue
+export type InferValue<S, D extends number = 16> = [ValueSchemaSpec] extends [S]
+  ? // The wide spec type itself (a spec only known at run time): any JSON, decided in one step
+    // instead of expanding the recursive union 16 levels deep (TS2589 "excessively deep").
+    JsonValue
+  : S extends { readonly oneOf: readonly (infer B)[] }
+    ? B extends unknown
+      ? InferValue<B, D>
+      : never
+    : S extends { readonly type: infer T }
+      ? T extends 'string'
+        ? InferScalar<S, string>
+        : T extends 'number' | 'integer'
+          ? InferScalar<S, number>
+          : T extends 'boolean'
+            ? InferScalar<S, boolean>
+            : T extends 'null'
+              ? null
+              : T extends 'array' | 'object'
+                ? InferContainer<S, D>
+                : JsonValue
+      : JsonValue
 
 /**
  * The argument type of a `ParameterSchemaSpec`: fields with `required: true` are required,
