@@ -1,5 +1,7 @@
 import {
   assertSupportedJsonSchema,
+  type CheckParameterSpec,
+  type CheckValueSpec,
   compileJsonSchemaValidator,
   type InferArgs,
   type InferValue,
@@ -7,10 +9,12 @@ import {
   type JsonValue,
   type ObjectJsonSchema,
   type ParameterSchemaSpec,
+  type ParameterSchemaSpecInput,
   parameterSchemaSpecToJsonSchema,
   SchemaDefinitionError,
   snapshotJson,
   type ValueSchemaSpec,
+  type ValueSchemaSpecInput,
   valueSchemaSpecToJsonSchema,
 } from '@dsh/tools-schema'
 import type { ToolCallView, ToolResultView } from './presentation-types'
@@ -34,7 +38,7 @@ import type {
 } from './types'
 
 /** What every `defineTool` spec shares, whatever kind its output schema is. */
-interface ToolSpecBase<P extends ParameterSchemaSpec> {
+interface ToolSpecBase<P extends ParameterSchemaSpecInput> {
   readonly name: string
   readonly description: string
   /** The implicit, open parameter object: field name → field spec (`required: true` for mandatory). */
@@ -53,7 +57,8 @@ interface ToolSpecBase<P extends ParameterSchemaSpec> {
 }
 
 /** The DSL form `defineTool` accepts: parameters and output schema as schema specs. */
-export interface ToolSpec<P extends ParameterSchemaSpec, O extends ValueSchemaSpec> extends ToolSpecBase<P> {
+export interface ToolSpec<P extends ParameterSchemaSpecInput, O extends ValueSchemaSpecInput>
+  extends ToolSpecBase<P> {
   readonly output: {
     /** A `ValueSchemaSpec` (the DSL); `{ type: 'json' }` for any JSON value. */
     readonly schema: O
@@ -67,7 +72,7 @@ export interface ToolSpec<P extends ParameterSchemaSpec, O extends ValueSchemaSp
  * A `defineTool` spec whose output is declared as raw JSON Schema (`output.jsonSchema`, the
  * enforced subset) instead of the DSL: the value is typed `JsonValue`. `{}` accepts any JSON.
  */
-export interface JsonSchemaToolSpec<P extends ParameterSchemaSpec> extends ToolSpecBase<P> {
+export interface JsonSchemaToolSpec<P extends ParameterSchemaSpecInput> extends ToolSpecBase<P> {
   readonly output: {
     /** A raw `JsonSchemaNode`, checked with `assertSupportedJsonSchema` and copied. */
     readonly jsonSchema: JsonSchemaNode
@@ -134,6 +139,19 @@ export type DefinedValue<O> = [O] extends [infer S]
     : JsonValue
   : never
 
+/**
+ * The type-level check of DSL `parameters` (see `CheckParameterSpec`): inference keeps the
+ * author's literal spec, and a mistake is reported where it is, with a message that names the fix.
+ */
+interface CheckedParameters<P> {
+  readonly parameters: NoInfer<CheckParameterSpec<P>>
+}
+
+/** The type-level check of a DSL `output.schema` (see `CheckValueSpec`). */
+interface CheckedOutput<O> {
+  readonly output: { readonly schema: NoInfer<CheckValueSpec<O>> }
+}
+
 function isView(value: unknown): boolean {
   return typeof value === 'object' && value !== null && typeof (value as { card?: unknown }).card === 'string'
 }
@@ -158,6 +176,19 @@ export function defineTool<P extends StandardSchemaV1, const O extends ValueSche
   spec: StandardToolSpec<P, O>,
 ): ToolDefinition<StandardInput<P>, DefinedValue<O>>
 /**
+ * Define a tool whose output schema is raw JSON Schema: `output: { jsonSchema, render }`.
+ *
+ * @example
+ * defineTool({
+ *   name: 'lookup', description: 'Any JSON back.', parameters: {},
+ *   output: { jsonSchema: {}, render: (_args, value) => [{ type: 'text', text: JSON.stringify(value) }] },
+ *   execute: () => [1, 'two', null],
+ * })
+ */
+export function defineTool<const P extends ParameterSchemaSpecInput>(
+  spec: JsonSchemaToolSpec<P> & CheckedParameters<P>,
+): ToolDefinition<InferArgs<P>, JsonValue>
+/**
  * Define a tool from the schema DSL: `args` are typed from `parameters`, the body's return
  * type from `output.schema`. Both specs compile (and are checked) here. The registry validates
  * model arguments before any policy; presenters and `isConcurrencySafe` get soft-validated
@@ -172,23 +203,12 @@ export function defineTool<P extends StandardSchemaV1, const O extends ValueSche
  *   output: { schema: { type: 'string' }, render: (_args, value) => [{ type: 'text', text: value }] },
  *   execute: (args) => args.text,
  * }))
- */
-export function defineTool<const P extends ParameterSchemaSpec, const O extends ValueSchemaSpec>(
-  spec: ToolSpec<P, O>,
-): ToolDefinition<InferArgs<P>, DefinedValue<O>>
-/**
- * Define a tool whose output schema is raw JSON Schema: `output: { jsonSchema, render }`.
  *
- * @example
- * defineTool({
- *   name: 'lookup', description: 'Any JSON back.', parameters: {},
- *   output: { jsonSchema: {}, render: (_args, value) => [{ type: 'text', text: JSON.stringify(value) }] },
- *   execute: () => [1, 'two', null],
- * })
+ * Declared last: TypeScript reports the last overload's error, and this is the common form.
  */
-export function defineTool<const P extends ParameterSchemaSpec>(
-  spec: JsonSchemaToolSpec<P>,
-): ToolDefinition<InferArgs<P>, JsonValue>
+export function defineTool<const P extends ParameterSchemaSpecInput, const O extends ValueSchemaSpecInput>(
+  spec: ToolSpec<P, O> & CheckedParameters<P> & CheckedOutput<O>,
+): ToolDefinition<InferArgs<P>, DefinedValue<O>>
 export function defineTool(spec: unknown): ToolDefinition {
   return buildDefinition(spec as AnySpec)
 }

@@ -9,6 +9,7 @@ export type {
   JsonSchemaNode,
   JsonSnapshot,
   JsonValue,
+  MissingAdditionalProperties,
   ObjectJsonSchema,
   ParameterFieldSpec,
   ParameterSchemaSpec,

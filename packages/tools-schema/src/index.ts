@@ -8,6 +8,13 @@ export {
   OPENAI_STRICT_LIMITS,
   type ProviderSchemaProblem,
 } from './check-openai-strict-schema'
+export type {
+  CheckParameterSpec,
+  CheckValueSpec,
+  MissingAdditionalProperties,
+  ParameterSchemaSpecInput,
+  ValueSchemaSpecInput,
+} from './check-spec'
 export {
   compileJsonSchemaValidator,
   compileParameterSpecValidator,
@@ -40,6 +47,7 @@ export {
 } from './py-render-context'
 export type {
   ArraySchemaSpec,
+  ArraySpecBounds,
   BooleanSchemaSpec,
   InferArgs,
   InferValue,
@@ -47,12 +55,15 @@ export type {
   JsonAnySchemaSpec,
   NullSchemaSpec,
   NumberSchemaSpec,
+  NumberSpecBounds,
   ObjectSchemaSpec,
   OneOfSchemaSpec,
   ParameterFieldSpec,
   ParameterSchemaSpec,
   SchemaSpecAnnotations,
+  SpecFormat,
   StringSchemaSpec,
+  StringSpecBounds,
   ValueSchemaSpec,
 } from './schema-spec'
 export {

@@ -18,22 +18,75 @@ export interface SchemaSpecAnnotations {
   readonly deprecated?: boolean
 }
 
-/** `{ type: 'string' }`, optionally restricted by `enum` / `const`. */
-export interface StringSchemaSpec extends SchemaSpecAnnotations {
+/**
+ * Bounds of `number` and `integer` specs, enforced as the JSON Schema keywords of the same name
+ * and shown to the model. Finite numbers; `multipleOf` greater than 0; `minimum` ≤ `maximum`.
+ */
+export interface NumberSpecBounds {
+  /** The value must be ≥ this. */
+  readonly minimum?: number
+  /** The value must be ≤ this. */
+  readonly maximum?: number
+  /** The value must be > this. */
+  readonly exclusiveMinimum?: number
+  /** The value must be < this. */
+  readonly exclusiveMaximum?: number
+  /** The value must be an integer multiple of this (> 0). */
+  readonly multipleOf?: number
+}
+
+/** The `format` names a string spec may declare: the ones `{ formats: 'assert' }` checks. */
+export type SpecFormat =
+  | 'date-time'
+  | 'date'
+  | 'time'
+  | 'duration'
+  | 'email'
+  | 'hostname'
+  | 'ipv4'
+  | 'ipv6'
+  | 'uri'
+  | 'uri-reference'
+  | 'uuid'
+  | 'regex'
+
+/**
+ * Bounds of `string` specs. Lengths count Unicode code points (non-negative integers,
+ * `minLength` ≤ `maxLength`). `pattern` is an unanchored ECMAScript regex run in the
+ * linear-time engine (one it refuses, e.g. with a backreference, is a definition error).
+ * `format` is shown to the model and asserted only under `{ formats: 'assert' }`.
+ */
+export interface StringSpecBounds {
+  readonly minLength?: number
+  readonly maxLength?: number
+  readonly pattern?: string
+  readonly format?: SpecFormat
+}
+
+/** Bounds of `array` specs: item counts (non-negative integers) and `uniqueItems`. */
+export interface ArraySpecBounds {
+  readonly minItems?: number
+  readonly maxItems?: number
+  /** `true`: no two items may be equal (JSON equality). */
+  readonly uniqueItems?: boolean
+}
+
+/** `{ type: 'string' }`, optionally restricted by `enum` / `const` and bounds. */
+export interface StringSchemaSpec extends SchemaSpecAnnotations, StringSpecBounds {
   readonly type: 'string'
   readonly enum?: readonly string[]
   readonly const?: string
 }
 
-/** `{ type: 'number' }` (any finite number), optionally restricted by `enum` / `const`. */
-export interface NumberSchemaSpec extends SchemaSpecAnnotations {
+/** `{ type: 'number' }` (any finite number), optionally restricted by `enum` / `const` and bounds. */
+export interface NumberSchemaSpec extends SchemaSpecAnnotations, NumberSpecBounds {
   readonly type: 'number'
   readonly enum?: readonly number[]
   readonly const?: number
 }
 
-/** `{ type: 'integer' }` (`Number.isInteger`), optionally restricted by `enum` / `const`. */
-export interface IntegerSchemaSpec extends SchemaSpecAnnotations {
+/** `{ type: 'integer' }` (`Number.isInteger`), optionally restricted by `enum` / `const` and bounds. */
+export interface IntegerSchemaSpec extends SchemaSpecAnnotations, NumberSpecBounds {
   readonly type: 'integer'
   readonly enum?: readonly number[]
   readonly const?: number
@@ -51,8 +104,8 @@ export interface NullSchemaSpec extends SchemaSpecAnnotations {
   readonly type: 'null'
 }
 
-/** `{ type: 'array' }`; without `items` only the container type is checked. */
-export interface ArraySchemaSpec extends SchemaSpecAnnotations {
+/** `{ type: 'array' }`; without `items` only the container type (and bounds) is checked. */
+export interface ArraySchemaSpec extends SchemaSpecAnnotations, ArraySpecBounds {
   readonly type: 'array'
   readonly items?: ValueSchemaSpec
 }
@@ -101,7 +154,8 @@ export type ParameterFieldSpec = ValueSchemaSpec & {
 export type ParameterSchemaSpec = { readonly [name: string]: ParameterFieldSpec }
 
 type Depth = [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]
-type Decrement<D extends number> = Depth[D]
+/** `D - 1` for the 16-level depth counters of the spec types (0 stays 0). */
+export type Decrement<D extends number> = Depth[D]
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {}
 
@@ -134,25 +188,30 @@ type InferContainer<S, D extends number> = D extends 0
 /**
  * The TypeScript type of values accepted by a `ValueSchemaSpec` (use a `const` type parameter or
  * `as const` to keep literals). Exact through 16 container levels (arrays/objects), then `JsonValue`.
- * `oneOf` infers the union of its branches; `json` infers `JsonValue`.
+ * `oneOf` infers the union of its branches; `json` infers `JsonValue`, and so does the wide
+ * `ValueSchemaSpec` (a spec not known at compile time).
  */
-export type InferValue<S, D extends number = 16> = S extends { readonly oneOf: readonly (infer B)[] }
-  ? B extends unknown
-    ? InferValue<B, D>
-    : never
-  : S extends { readonly type: infer T }
-    ? T extends 'string'
-      ? InferScalar<S, string>
-      : T extends 'number' | 'integer'
-        ? InferScalar<S, number>
-        : T extends 'boolean'
-          ? InferScalar<S, boolean>
-          : T extends 'null'
-            ? null
-            : T extends 'array' | 'object'
-              ? InferContainer<S, D>
-              : JsonValue
-    : JsonValue
+export type InferValue<S, D extends number = 16> = [ValueSchemaSpec] extends [S]
+  ? // The wide spec type itself (a spec only known at run time): any JSON, decided in one step
+    // instead of expanding the recursive union 16 levels deep (TS2589 "excessively deep").
+    JsonValue
+  : S extends { readonly oneOf: readonly (infer B)[] }
+    ? B extends unknown
+      ? InferValue<B, D>
+      : never
+    : S extends { readonly type: infer T }
+      ? T extends 'string'
+        ? InferScalar<S, string>
+        : T extends 'number' | 'integer'
+          ? InferScalar<S, number>
+          : T extends 'boolean'
+            ? InferScalar<S, boolean>
+            : T extends 'null'
+              ? null
+              : T extends 'array' | 'object'
+                ? InferContainer<S, D>
+                : JsonValue
+      : JsonValue
 
 /**
  * The argument type of a `ParameterSchemaSpec`: fields with `required: true` are required,

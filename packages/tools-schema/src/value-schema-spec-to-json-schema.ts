@@ -2,6 +2,7 @@ import { LosslessJsonError, SchemaDefinitionError } from './errors'
 import { describeScalar, setOwn } from './internal/describe'
 import { joinPath } from './internal/path'
 import { readSpecArray, readSpecRecord } from './internal/read-spec'
+import { copySpecBounds, isSpecBound, misplacedBound, takesBound } from './internal/spec-bounds'
 import type { ParameterSchemaSpec, ValueSchemaSpec } from './schema-spec'
 import { snapshotJson } from './snapshot-json'
 import type { JsonSchemaNode, JsonValue, ObjectJsonSchema } from './types'
@@ -91,6 +92,8 @@ function compileOne(task: Task, stack: Task[], created: object[]): void {
         throw new SchemaDefinitionError(joinPath(path, key), 'required must be a boolean')
       continue
     }
+    if (takesBound(kind, key)) continue
+    if (isSpecBound(key)) throw misplacedBound(kind, key, path)
     if (!allowed.includes(key)) {
       throw new SchemaDefinitionError(joinPath(path, key), `unknown keyword "${key}" for ${kind} spec`)
     }
@@ -107,6 +110,7 @@ function compileOne(task: Task, stack: Task[], created: object[]): void {
   if (spec.has('title')) node.title = spec.get('title') as string
   if (spec.has('description')) node.description = spec.get('description') as string
   copyJsonAnnotations(spec, path, node)
+  copySpecBounds(kind, spec, path, node)
   if (kind in SCALAR_TYPES) {
     if (spec.has('enum')) {
       const values = readSpecArray(spec.get('enum'), joinPath(path, 'enum'), 'enum')
@@ -214,7 +218,9 @@ function drain(stack: Task[], created: object[]): void {
 /**
  * Compiles a `ValueSchemaSpec` (any JSON root) to a deep-frozen `JsonSchemaNode`.
  * Throws `SchemaDefinitionError` (with the spec path) for an unknown type or keyword, an
- * `enum`/`const` member of the wrong type, an explicit object without `additionalProperties`,
+ * `enum`/`const` member of the wrong type, a bound on a type it does not apply to or with a bad
+ * value (a `pattern` the linear-time engine refuses, crossed min/max), an explicit object
+ * without `additionalProperties`,
  * symbol / non-enumerable / inherited keys, sparse or non-array arrays and a `oneOf` with fewer
  * than two branches. Stack-safe for any nesting depth.
  */

@@ -63,6 +63,32 @@ function denseItems(value: unknown): unknown[] {
   return out
 }
 
+const LOWER_BOUNDS: ReadonlySet<string> = new Set(['minimum', 'exclusiveMinimum'])
+const UPPER_BOUNDS: ReadonlySet<string> = new Set(['maximum', 'exclusiveMaximum'])
+
+/** True when the node's `type` admits integers only (`'integer'`, or a list without `'number'`). */
+function integerOnly(node: object): boolean {
+  const type = readOwn(node, 'type')
+  if (type === 'integer') return true
+  if (!Array.isArray(type)) return false
+  const types = denseItems(type)
+  return types.includes('integer') && !types.includes('number')
+}
+
+/**
+ * True for a numeric bound that only restates the type's natural range: ±`Number.MAX_VALUE`
+ * for any number, the safe-integer limits for integers (zod's `.int()` emits those). Such a
+ * line says nothing to the model but costs tokens in every prompt, so it is not shown; the
+ * validator still enforces the keyword.
+ */
+function isNaturalBound(node: object, key: string, value: unknown): boolean {
+  if (typeof value !== 'number') return false
+  const lower = LOWER_BOUNDS.has(key)
+  if (!lower && !UPPER_BOUNDS.has(key)) return false
+  const edge = lower ? -value : value
+  return edge >= Number.MAX_VALUE || (edge >= Number.MAX_SAFE_INTEGER && integerOnly(node))
+}
+
 /** Description of a node when it is a non-empty string, else undefined. */
 export function readDescription(node: unknown): string | undefined {
   const description = readOwn(node, 'description')
@@ -90,6 +116,7 @@ export function readDoc(node: unknown): CodegenDoc | undefined {
   for (const key of VALUE_FACTS) {
     if (!Object.hasOwn(node, key)) continue
     const value = readOwn(node, key)
+    if (isNaturalBound(node, key, value)) continue
     facts.push([key, typeof value === 'string' ? value : previewJson(value, FACT_LIMIT)])
   }
   for (const key of FLAG_FACTS) if (readOwn(node, key) === true) facts.push([key, ''])
