@@ -10,6 +10,7 @@ import {
 import { UnknownToolError } from '../errors'
 import { unknownToolMessage } from '../internal/closest-names'
 import type { CompiledTool } from '../internal/compiled-tool'
+import { missingTransportMessage } from '../internal/missing-code-mode'
 import { RESERVED_TOOL_NAME, type ToolRegistry } from '../registry'
 import type { ScopeKey, ToolExecution, ToolExecutionInput, ToolExecutionToken } from '../types'
 import { notifyStage, Stage } from './notify'
@@ -85,7 +86,10 @@ export function resolveTool(
 ): CompiledTool | string {
   if (name === RESERVED_TOOL_NAME) {
     if (nested) return `\`${RESERVED_TOOL_NAME}\` cannot be called from inside another tool call`
-    return registry.transportFor(agent) ?? unknown(registry, name, agent, nested)
+    const transport = registry.transportFor(agent)
+    if (transport !== undefined) return transport
+    const mode = registry.modeOf(agent)
+    return mode === 'native' ? unknown(registry, name, agent, nested) : missingTransportMessage(mode)
   }
   const tool = registry.resolve(name, agent)
   if (tool === undefined) {
