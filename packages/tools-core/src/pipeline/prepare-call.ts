@@ -74,7 +74,9 @@ function canonicalArgs(
 function unknown(registry: ToolRegistry, name: string, agent: ScopeKey | undefined, nested: boolean): string {
   const visible = registry.visible(agent).map((tool) => tool.name)
   if (!nested && registry.transportFor(agent) !== undefined) visible.push(RESERVED_TOOL_NAME)
-  return unknownToolMessage(name, visible)
+  const retired = registry.retiredReason(name, agent)
+  const message = unknownToolMessage(name, visible)
+  return retired === undefined ? message : `${message} (it was unregistered: ${retired})`
 }
 
 /** Resolve the tool as the agent sees it (step 2); a string is the UNKNOWN_TOOL message. */
