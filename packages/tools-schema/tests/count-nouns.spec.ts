@@ -1,9 +1,9 @@
 // Violation messages put a count's noun in the right number: "at least 1 character", never
 // "at least 1 characters" (and still "2 characters").
 import { describe, expect, it } from 'vitest'
-import { JsonBudgetError, validateJsonSchemaValue } from '../src/index'
+import { JsonBudgetError, type JsonSchema, validateJsonSchemaValue } from '../src/index'
 
-const messageOf = (schema: object, value: unknown) => validateJsonSchemaValue(schema, value)[0]?.message
+const messageOf = (schema: JsonSchema, value: unknown) => validateJsonSchemaValue(schema, value)[0]?.message
 
 describe('count nouns in violation messages', () => {
   it.each([
@@ -26,7 +26,7 @@ describe('count nouns in violation messages', () => {
     [{ type: 'object', minProperties: 1 }, {}, 'expected at least 1 property, got 0'],
     [{ type: 'object', minProperties: 2 }, { a: 1 }, 'expected at least 2 properties, got 1'],
     [{ type: 'object', maxProperties: 1 }, { a: 1, b: 2 }, 'expected at most 1 property, got 2'],
-  ])('%j with %j: %s', (schema, value, message) => {
+  ] as [JsonSchema, unknown, string][])('%j with %j: %s', (schema, value, message) => {
     expect(messageOf(schema, value)).toBe(message)
   })
 
