@@ -12,7 +12,7 @@ import type {
   ToolExecutionResult,
   ToolRunContext,
 } from '@dsh/tools-core'
-import { CallScheduler, RESERVED_TOOL_NAME, TOOL_SEARCH_TOOL_NAME } from '@dsh/tools-core'
+import { CallScheduler, RESERVED_TOOL_NAME } from '@dsh/tools-core'
 import type { DispatchEventPort, ToolRuntimePort } from './bridge-ports'
 import type { CodeRunHost, CodeRunOutcome, CodeRuntime } from './code-runtime'
 import { ToolCallError } from './errors'
@@ -23,6 +23,7 @@ import {
   type SubCallLimits,
 } from './sub-call-admission'
 import { TurnBudget } from './turn-budget'
+import { unknownBindingMessage } from './unknown-binding-message'
 
 /**
  * JSON values of sub-call work (admitting arguments, dispatching calls) one event-loop turn may
@@ -151,11 +152,7 @@ export class CodeRunBridge implements CodeRunHost {
     const overLimit = this.admission.count()
     if (overLimit !== undefined) return rejectWith(String(name), overLimit.message)
     if (typeof name === 'string' && this.names.has(name)) return undefined
-    // Deferred tools are not bindings until tool_search loads them (from the next run on).
-    const hint = this.names.has(TOOL_SEARCH_TOOL_NAME)
-      ? `; a deferred tool must be loaded with \`tools.${TOOL_SEARCH_TOOL_NAME}(...)\` first (it is a binding from the next run)`
-      : ''
-    return rejectWith(String(name), `unknown tool: ${String(name)} is not a binding of this run${hint}`)
+    return rejectWith(String(name), unknownBindingMessage(String(name), this.names))
   }
 
   /** Queue an admitted call (or reject a refused one) and return the program's promise. */

@@ -10,6 +10,8 @@ export const CODE_MODE_ERROR_CODES = {
   CODE_RUN_FAILED: 'CODE_RUN_FAILED',
   /** The loaded code runtime reports a language with no SDK renderer. */
   UNSUPPORTED_CODE_LANGUAGE: 'UNSUPPORTED_CODE_LANGUAGE',
+  /** Code Mode is loaded but no code runtime (`codeRuntime` service) is. */
+  CODE_RUNTIME_MISSING: 'CODE_RUNTIME_MISSING',
 } as const
 
 /**
@@ -52,6 +54,21 @@ export class UnsupportedCodeLanguageError extends ToolsError {
       `no Code Mode SDK renderer for runtime language ${JSON.stringify(language)} (supported: typescript, python)`,
     )
     this.language = language
+  }
+}
+
+/**
+ * Code Mode is loaded but no code runtime is (code `CODE_RUNTIME_MISSING`): thrown from prompt
+ * assembly in a `code`/`both` mode, and the failure of a `run_code` call, until a runtime plugin
+ * (`@dsh/code-runtime-worker-thread` or `@dsh/code-runtime-pyodide`) provides `codeRuntime`.
+ */
+export class CodeRuntimeMissingError extends ToolsError {
+  constructor() {
+    super(
+      CODE_MODE_ERROR_CODES.CODE_RUNTIME_MISSING,
+      'Code Mode is loaded but no code runtime is: load @dsh/code-runtime-worker-thread (TypeScript) ' +
+        'or @dsh/code-runtime-pyodide (Python) to run `run_code` programs',
+    )
   }
 }
 

@@ -12,6 +12,7 @@ export type { CodeModeConfig } from './config'
 export {
   CODE_MODE_ERROR_CODES,
   CodeRunFailedError,
+  CodeRuntimeMissingError,
   ToolCallError,
   UnsupportedCodeLanguageError,
 } from './errors'

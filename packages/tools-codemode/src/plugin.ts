@@ -1,11 +1,13 @@
 /**
  * The Code Mode cordis plugin: provides the `run_code` transport and its prompt sections to
- * the tool runtime, for as long as both `tools` and `codeRuntime` are loaded.
+ * the tool runtime while a code runtime (`codeRuntime`) is loaded, and a stand-in provider that
+ * names the missing runtime while none is.
  */
 import type { Context } from '@deepseek-ai/cordis'
-import { createScopedEmitter } from '@dsh/tools-core'
+import { createScopedEmitter, isToolsError, ToolErrorCode } from '@dsh/tools-core'
 import type { BridgeEnvironment } from './bridge'
 import { type CodeModeConfig, CodeModeConfigSchema, DEFAULT_CODE_MODE_CONFIG } from './config'
+import { missingRuntimeProvider } from './missing-runtime'
 import { executeRunCode } from './run-code'
 import { codeModeSections } from './sdk/sections'
 import { createRunCodeTransport } from './transport'
@@ -14,20 +16,45 @@ import { createRunCodeTransport } from './transport'
 export const name = 'tools-codemode'
 
 /**
- * Required services. The plugin is active only while a tool runtime and a code runtime are
- * both loaded; without a runtime there is no provider, and core fails a non-native assembly
- * loudly instead of advertising a transport that cannot run.
+ * Required services: the tool runtime. The code runtime (`codeRuntime`) is awaited inside:
+ * while it is loaded the plugin provides the real `run_code`; while it is not, a `code`/`both`
+ * assembly and every `run_code` call fail with `CODE_RUNTIME_MISSING`, naming the runtime
+ * packages to load.
  */
-export const inject = ['tools', 'codeRuntime']
+export const inject = ['tools']
 
 /** Config validator: `maxParallelSubCalls` and the per-run limits, each an integer ≥ 1 (see `CodeModeConfig`). */
 export const Config: typeof CodeModeConfigSchema = CodeModeConfigSchema
 
 /**
- * Register the Code Mode provider on `ctx.tools`. The provider (transport + sections) is
- * disposed with this plugin's fiber.
+ * Install the stand-in provider now, and swap it for the real one for as long as a code runtime
+ * is loaded. Both are disposed with this plugin's fiber.
  */
 export function apply(ctx: Context, config?: CodeModeConfig): void {
+  let removeStandIn: (() => void) | undefined = ctx.tools.provideCodeMode(missingRuntimeProvider())
+  const restoreStandIn = (): void => {
+    try {
+      removeStandIn = ctx.tools.provideCodeMode(missingRuntimeProvider())
+    } catch (error) {
+      // The runtime went because this plugin (or the tool runtime) is going: nothing to restore.
+      if (!isToolsError(error) || error.code !== ToolErrorCode.RUNTIME_DISPOSED) throw error
+    }
+  }
+  ctx.inject(['codeRuntime'], (inner) => {
+    inner.effect(() => {
+      removeStandIn?.()
+      removeStandIn = undefined
+      const removeProvider = provideRuntime(inner, config)
+      return () => {
+        removeProvider()
+        restoreStandIn()
+      }
+    }, 'tools-codemode/provider')
+  })
+}
+
+/** Register the real provider for the loaded code runtime; returns its remover. */
+function provideRuntime(ctx: Context, config: CodeModeConfig | undefined): () => void {
   const runtime = ctx.codeRuntime
   // Disposing the plugin (or the code runtime or context it depends on) aborts every run still
   // going: each one ends `ABORTED` once its program has stopped.
@@ -44,7 +71,7 @@ export function apply(ctx: Context, config?: CodeModeConfig): void {
     language: runtime.language,
     execute: (args, exec) => executeRunCode(env, args, exec),
   })
-  ctx.tools.provideCodeMode({
+  return ctx.tools.provideCodeMode({
     transport,
     sections: (input) => codeModeSections(runtime.language, input),
   })

@@ -4,6 +4,7 @@
  * may be (counted while they are read), and how many argument bytes may wait in the queue.
  * They hold for every `CodeRuntime`, whatever language the program is written in.
  */
+
 import {
   isToolsError,
   JsonBudgetError,
@@ -13,6 +14,7 @@ import {
 } from '@dsh/tools-core'
 import { snapshotJsonText } from '@dsh/tools-schema'
 import type { CodeModeConfig } from './config'
+import { countNoun } from './runtime-kit/count-noun'
 import { type JsonShapeIssue, jsonTextShapeIssue } from './runtime-kit/json-text-shape'
 
 /** A call's arguments admitted: the snapshot, its JSON values and its size in queue bytes. */
@@ -46,8 +48,8 @@ function budgetMessage(error: JsonBudgetError, limits: SubCallLimits): string {
 /** The refusal of argument text that its scan found over a limit, before it was parsed. */
 function shapeMessage(issue: JsonShapeIssue): string {
   return issue.limit === 'maxNodes'
-    ? `arguments too large: more than ${issue.max} JSON values, past the Code Mode limit \`maxArgumentNodes\` (${issue.max} JSON values per call)`
-    : `arguments too deep: more than ${issue.max} levels of arrays and objects, past the Code Mode limit \`maxArgumentDepth\``
+    ? `arguments too large: more than ${countNoun(issue.max, 'JSON value')}, past the Code Mode limit \`maxArgumentNodes\` (${countNoun(issue.max, 'JSON value')} per call)`
+    : `arguments too deep: more than ${countNoun(issue.max, 'level')} of arrays and objects, past the Code Mode limit \`maxArgumentDepth\``
 }
 
 /** An admitted snapshot; its queue bytes are its string code units plus one per JSON value. */

@@ -80,12 +80,12 @@ describe('prompt assembly', () => {
     expect(() => ctx.tools.assemble({})).toThrow(/no Code Mode SDK renderer for runtime language "ruby"/)
   })
 
-  it('without a code runtime there is no provider, and a code-mode assembly fails', async () => {
+  it('without a code runtime a code-mode assembly fails, naming the runtime to load', async () => {
     const ctx = new Context()
     app = ctx
     await ctx.plugin(ToolRuntime, { mode: 'code' })
     await ctx.plugin(CodeMode)
-    expect(() => ctx.tools.assemble({})).toThrow(/Code Mode provider/)
+    expect(() => ctx.tools.assemble({})).toThrow(/no code runtime is: load @dsh\/code-runtime-worker-thread/)
   })
 
   it('the provider ends with the plugin fiber', async () => {
@@ -342,6 +342,7 @@ describe('public API', () => {
       [
         'CODE_MODE_ERROR_CODES',
         'CodeRunFailedError',
+        'CodeRuntimeMissingError',
         'Config',
         'ToolCallError',
         'UnsupportedCodeLanguageError',

@@ -1,6 +1,7 @@
 import { isToolsError, type ObjectJsonSchema, PROVIDER_DIALECTS, toProviderSchema } from '@dsh/tools-schema'
 import { ToolAssemblyError } from './errors'
 import { type HookTable, listenersFor, runWaterfall } from './internal/listeners'
+import { missingProviderMessage } from './internal/missing-code-mode'
 import type { ToolRegistry } from './registry'
 import type { AssembleOptions, NativeToolSpec, PromptSection, ScopeKey, ToolAssembly } from './types'
 
@@ -88,9 +89,7 @@ export function assembleTools(
   if (mode !== 'native') {
     const installed = registry.provider
     if (installed === undefined) {
-      throw new ToolAssemblyError(
-        `presentation mode \`${mode}\` needs a Code Mode provider (load @dsh/tools-codemode), but none is installed`,
-      )
+      throw new ToolAssemblyError(missingProviderMessage(mode))
     }
     tools.push(installed.transport.nativeSpec)
     const input = { mode, tools: visible.map((tool) => tool.schema) } as Parameters<

@@ -80,6 +80,7 @@ export {
   ToolTimeoutError,
   UnknownToolError,
 } from './errors'
+export { closestNames } from './internal/closest-names'
 export { type LinkedSignal, linkSignals } from './link-signals'
 export { MAX_PROGRESS_MESSAGE_LENGTH } from './pipeline/progress-update'
 export { failureOf } from './pipeline/results'

@@ -1,5 +1,6 @@
 import { ToolRegistrationError } from './errors'
 import type { CompiledTool } from './internal/compiled-tool'
+import { RetiredTools } from './internal/retired-tools'
 import type { CodeModeProvider, ScopeKey, ToolGuard, ToolPresentationMode, ToolRestriction } from './types'
 
 /** The name of the Code Mode transport, reserved in every mode. */
@@ -59,6 +60,8 @@ export class ToolRegistry {
   builtins: readonly BuiltinTool[] = []
   /** Deferred-tool visibility (set once by the runtime). */
   deferral: Deferral | undefined
+  /** Tools removed by their owner's disposal, for the UNKNOWN_TOOL message. */
+  readonly retired = new RetiredTools()
 
   constructor(
     readonly defaultMode: ToolPresentationMode,
@@ -96,6 +99,7 @@ export class ToolRegistry {
       throw new ToolRegistrationError(`tool \`${tool.name}\` is already registered ${where}`)
     }
     map.set(tool.name, tool)
+    this.retired.forget(tool.name, agent)
     this.announceShadow(tool.name, agent)
     this.changed()
     return () => {
@@ -123,6 +127,17 @@ export class ToolRegistry {
       if (layer.tools.has(name))
         this.warn(`global tool \`${name}\` is shadowed in scope \`${key}\` by that agent's own \`${name}\``)
     }
+  }
+
+  /**
+   * Why a tool the agent could have called is gone (its owner was disposed), if remembered: its
+   * own layer's, else a global one its masks admit (a masked name is never revealed).
+   */
+  retiredReason(name: string, agent: ScopeKey | undefined): string | undefined {
+    const own = agent === undefined ? undefined : this.retired.reasonFor(name, agent)
+    if (own !== undefined) return own
+    const layer = agent === undefined ? undefined : this.layers.get(agent)
+    return this.admits(layer, name) ? this.retired.reasonFor(name, undefined) : undefined
   }
 
   private admits(layer: ScopeLayer | undefined, name: string): boolean {

@@ -7,6 +7,7 @@ import { DeferredTools } from './deferred/deferred-tools'
 import { builtinTools } from './internal/builtin-tools'
 import { type CompileOptions, compileTool } from './internal/compiled-tool'
 import { hookTableOf } from './internal/listeners'
+import { ownerLabel } from './internal/retired-tools'
 import { readScopeKey } from './internal/scope-key'
 import { CallLifetimes, DEFAULT_DISPOSE_GRACE_MS } from './lifetime/call-lifetimes'
 import { executeCall } from './pipeline/execute-call'
@@ -191,11 +192,27 @@ export default class ToolRuntime extends Service {
     if (tool.name === RESERVED_TOOL_NAME) {
       throw new ToolRegistrationError(`\`${RESERVED_TOOL_NAME}\` is reserved for the Code Mode transport`)
     }
-    const dispose = own(this, () => registry.add(tool, agent), `tools.register(${JSON.stringify(tool.name)})`)
+    let removedOnPurpose = false
+    const dispose = own(
+      this,
+      () => {
+        const remove = registry.add(tool, agent)
+        return () => {
+          remove()
+          // Gone with its owner, not by its remover: a later call by name says so.
+          if (!removedOnPurpose)
+            registry.retired.retire(tool.name, agent, `${ownerLabel(this.ctx)} was disposed`)
+        }
+      },
+      `tools.register(${JSON.stringify(tool.name)})`,
+    )
     // The registering fiber's disposal ends the tool's calls in flight (a plugin unloading).
     const fiber = callerFiber(this)
     if (!(fiber instanceof ToolAbortedError)) this[STATE].lifetimes.owners.set(tool, fiber)
-    return dispose
+    return () => {
+      removedOnPurpose = true
+      dispose()
+    }
   }
 
   /** Add a monotonic synchronous guard (scoped when called from an agent scope). */

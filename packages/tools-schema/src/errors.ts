@@ -1,3 +1,4 @@
+import { countNoun } from './internal/count-noun'
 import type { SchemaViolation } from './types'
 
 const TOOLS_ERROR_BRAND = Symbol.for('dsh-tools.error')
@@ -108,10 +109,10 @@ export class JsonBudgetError extends ToolsError {
   constructor(path: string, limit: JsonBudgetLimit, max: number, options?: ErrorOptions) {
     const what =
       limit === 'maxNodes'
-        ? `${max} JSON values`
+        ? countNoun(max, 'JSON value')
         : limit === 'maxDepth'
-          ? `${max} nested containers`
-          : `${max} string code units`
+          ? countNoun(max, 'nested container')
+          : countNoun(max, 'string code unit')
     super(
       TOOLS_SCHEMA_ERROR_CODES.JSON_BUDGET_EXCEEDED,
       `${path}: value exceeds ${limit} (more than ${what}; shared references count at every occurrence)`,

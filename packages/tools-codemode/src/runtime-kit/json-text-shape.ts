@@ -7,6 +7,7 @@
  * (in the worker, before it is posted) and again where the host receives its text, before the
  * host parses it, so a worker that skips its own check gains nothing.
  */
+import { countNoun } from './count-noun'
 
 /** How many JSON values a text may hold and how deep its arrays and objects may nest. */
 export interface JsonShapeLimits {
@@ -109,8 +110,8 @@ export function jsonShapeMessage(
   keys: { readonly maxNodes: string; readonly maxDepth: string },
 ): string {
   return issue.limit === 'maxNodes'
-    ? `${what} holds more than ${issue.max} JSON values (\`${keys.maxNodes}\`); return or pass less, e.g. a summary or one page at a time`
-    : `${what} nests more than ${issue.max} levels deep (\`${keys.maxDepth}\`)`
+    ? `${what} holds more than ${countNoun(issue.max, 'JSON value')} (\`${keys.maxNodes}\`); return or pass less, e.g. a summary or one page at a time`
+    : `${what} nests more than ${countNoun(issue.max, 'level')} deep (\`${keys.maxDepth}\`)`
 }
 
 /** A runtime's limits on every value that leaves a program: its result and each call's arguments. */

@@ -3,6 +3,7 @@
  * and lines are optionally capped in number too. The host keeps its own count, whatever the
  * run thread claims, so a thread that skips its own accounting still stops at the cap.
  */
+import { countNoun } from './count-noun'
 
 /** The limits an {@link OutputMeter} enforces. */
 export interface OutputLimits {
@@ -51,7 +52,7 @@ export class OutputMeter {
   admitLine(line: string): string | undefined {
     const { maxLogLines } = this.#limits
     if (maxLogLines !== undefined && this.#lines >= maxLogLines) {
-      return `output exceeded maxLogLines (${maxLogLines} lines)`
+      return `output exceeded maxLogLines (${countNoun(maxLogLines, 'line')})`
     }
     const cost = this.#lineCost(line)
     if (this.#bytes + cost > this.#limits.maxOutputBytes) return this.#overBytes('output')
@@ -70,6 +71,6 @@ export class OutputMeter {
   }
 
   #overBytes(what: string): string {
-    return `${what} exceeded maxOutputBytes (${this.#limits.maxOutputBytes} bytes)`
+    return `${what} exceeded maxOutputBytes (${countNoun(this.#limits.maxOutputBytes, 'byte')})`
   }
 }

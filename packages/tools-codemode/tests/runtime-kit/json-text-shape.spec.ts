@@ -70,7 +70,7 @@ describe('valueTextIssue', () => {
       'arguments for f holds more than 2 JSON values (`maxValueNodes`)',
     )
     expect(valueTextIssue('[[1]]', 'the result', limits)).toBe(
-      'the result nests more than 1 levels deep (`maxValueDepth`)',
+      'the result nests more than 1 level deep (`maxValueDepth`)',
     )
     expect(valueTextIssue('[1]', 'the result', limits)).toBeUndefined()
   })

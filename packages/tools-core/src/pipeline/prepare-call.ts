@@ -10,6 +10,7 @@ import {
 import { UnknownToolError } from '../errors'
 import { unknownToolMessage } from '../internal/closest-names'
 import type { CompiledTool } from '../internal/compiled-tool'
+import { missingTransportMessage } from '../internal/missing-code-mode'
 import { RESERVED_TOOL_NAME, type ToolRegistry } from '../registry'
 import type { ScopeKey, ToolExecution, ToolExecutionInput, ToolExecutionToken } from '../types'
 import { notifyStage, Stage } from './notify'
@@ -73,7 +74,9 @@ function canonicalArgs(
 function unknown(registry: ToolRegistry, name: string, agent: ScopeKey | undefined, nested: boolean): string {
   const visible = registry.visible(agent).map((tool) => tool.name)
   if (!nested && registry.transportFor(agent) !== undefined) visible.push(RESERVED_TOOL_NAME)
-  return unknownToolMessage(name, visible)
+  const retired = registry.retiredReason(name, agent)
+  const message = unknownToolMessage(name, visible)
+  return retired === undefined ? message : `${message} (it was unregistered: ${retired})`
 }
 
 /** Resolve the tool as the agent sees it (step 2); a string is the UNKNOWN_TOOL message. */
@@ -85,7 +88,10 @@ export function resolveTool(
 ): CompiledTool | string {
   if (name === RESERVED_TOOL_NAME) {
     if (nested) return `\`${RESERVED_TOOL_NAME}\` cannot be called from inside another tool call`
-    return registry.transportFor(agent) ?? unknown(registry, name, agent, nested)
+    const transport = registry.transportFor(agent)
+    if (transport !== undefined) return transport
+    const mode = registry.modeOf(agent)
+    return mode === 'native' ? unknown(registry, name, agent, nested) : missingTransportMessage(mode)
   }
   const tool = registry.resolve(name, agent)
   if (tool === undefined) {

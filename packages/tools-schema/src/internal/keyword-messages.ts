@@ -1,3 +1,4 @@
+import { countNoun } from './count-noun'
 import { describeScalar, describeType } from './describe'
 import { isMultipleOf } from './multiple-of'
 import type { SchemaNode } from './schema-node'
@@ -74,9 +75,9 @@ export function stringMessage(node: SchemaNode, value: string): string | undefin
     // Cheap bounds first: code points ≤ UTF-16 units ≤ 2 × code points.
     const length = codePointLength(value)
     if (node.minLength !== undefined && length < node.minLength)
-      return `expected at least ${node.minLength} characters, got ${length}`
+      return `expected at least ${countNoun(node.minLength, 'character')}, got ${length}`
     if (node.maxLength !== undefined && length > node.maxLength)
-      return `expected at most ${node.maxLength} characters, got ${length}`
+      return `expected at most ${countNoun(node.maxLength, 'character')}, got ${length}`
   }
   if (node.pattern !== undefined) {
     if (!node.pattern.test(value))

@@ -1,4 +1,5 @@
 import type { SchemaViolation } from '../types'
+import { countNoun } from './count-noun'
 import { describeType } from './describe'
 import { describeObjectKind, findJsonProblem, isPlainJsonObject } from './json-check'
 import { findDuplicate } from './json-equal'
@@ -269,9 +270,9 @@ function array(
 ): void {
   const length = value.length
   if (node.minItems !== undefined && length < node.minItems)
-    report(sink, path, `expected at least ${node.minItems} items, got ${length}`)
+    report(sink, path, `expected at least ${countNoun(node.minItems, 'item')}, got ${length}`)
   if (node.maxItems !== undefined && length > node.maxItems)
-    report(sink, path, `expected at most ${node.maxItems} items, got ${length}`)
+    report(sink, path, `expected at most ${countNoun(node.maxItems, 'item')}, got ${length}`)
   for (let i = 0; i < length; i++) {
     if (!hasOwn.call(value, i)) {
       report(sink, path, `expected JSON value, got a sparse array (hole at index ${i})`)
@@ -301,13 +302,13 @@ function array(
             report(
               sink,
               path,
-              `expected at least ${node.minContains} items matching "contains", got ${matched}`,
+              `expected at least ${countNoun(node.minContains, 'item')} matching "contains", got ${matched}`,
             )
           else if (node.maxContains !== undefined && matched > node.maxContains)
             report(
               sink,
               path,
-              `expected at most ${node.maxContains} items matching "contains", got ${matched}`,
+              `expected at most ${countNoun(node.maxContains, 'item')} matching "contains", got ${matched}`,
             )
         },
       },
@@ -328,9 +329,17 @@ function object(
 ): void {
   const keys = Object.keys(value)
   if (node.minProperties !== undefined && keys.length < node.minProperties)
-    report(sink, path, `expected at least ${node.minProperties} properties, got ${keys.length}`)
+    report(
+      sink,
+      path,
+      `expected at least ${countNoun(node.minProperties, 'property', 'properties')}, got ${keys.length}`,
+    )
   if (node.maxProperties !== undefined && keys.length > node.maxProperties)
-    report(sink, path, `expected at most ${node.maxProperties} properties, got ${keys.length}`)
+    report(
+      sink,
+      path,
+      `expected at most ${countNoun(node.maxProperties, 'property', 'properties')}, got ${keys.length}`,
+    )
   for (const name of node.required) {
     if (!hasOwn.call(value, name)) report(sink, path, `missing required property ${JSON.stringify(name)}`)
   }

@@ -144,17 +144,68 @@ def __dsh_install(host_log, host_call, host_done, blocked_text, max_argument_cha
         bound.__qualname__ = "tools." + name
         return bound
 
+    def distance(x, y):
+        """Edit distance with adjacent swaps (tools-core's closestNames, ported)."""
+        before, previous = [0] * (len(y) + 1), list(range(len(y) + 1))
+        for i in range(1, len(x) + 1):
+            current = [i] + [0] * len(y)
+            for j in range(1, len(y) + 1):
+                best = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] != y[j - 1]))
+                if i > 1 and j > 1 and x[i - 1] == y[j - 2] and x[i - 2] == y[j - 1]:
+                    best = min(best, before[j - 2] + 1)
+                current[j] = best
+            before, previous = previous, current
+        return previous[len(y)]
+
+    def closest(requested):
+        """Up to three binding names close to requested, best first (ties in name order)."""
+        if not requested or len(requested) > 128:
+            return []
+        wanted, scored = requested.lower(), []
+        for name in sorted(allowed):
+            other = name.lower()
+            d = distance(wanted, other)
+            contains = len(wanted) >= 3 and len(other) >= 3 and (wanted in other or other in wanted)
+            if d <= max(2, max(len(name), len(requested)) // 3) or contains:
+                scored.append((d, name))
+        return [name for _, name in sorted(scored)[:3]]
+
+    def unknown_binding(name):
+        """A mistyped name: calling it returns a failed future (the ToolCallError a native call's
+        "did you mean" would give), so await raises it and an unawaited call ends nothing."""
+        close = ["`" + n + "`" for n in closest(name)]
+        hint = ""
+        if close:
+            hint = " — did you mean " + (close[0] if len(close) == 1 else ", ".join(close[:-1]) + " or " + close[-1]) + "?"
+        if "tool_search" in allowed:
+            hint += "; a deferred tool must be loaded with `tools.tool_search(...)` first (it is a binding from the next run)"
+        message = "unknown tool: " + name + " is not a binding of this run" + hint
+        def refuse(args=None):
+            future = asyncio.get_event_loop().create_future()
+            future.set_exception(ToolCallError(name, message))
+            return future
+        refuse.__name__ = name
+        refuse.__qualname__ = "tools." + name
+        return refuse
+
     class Tools:
-        """The tool bindings: tools.name(args) or tools["exotic-name"](args)."""
+        """The tool bindings: tools.name(args) or tools["exotic-name"](args). Any other public
+        name is a mistyped tool: calling it fails with a ToolCallError that suggests close names."""
         __slots__ = ()
         def __getattr__(self, name):
             if name in allowed:
                 return binding(name)
-            raise AttributeError("no tool named " + repr(name))
+            if name.startswith("_"):
+                raise AttributeError("no tool named " + repr(name))
+            return unknown_binding(name)
         def __getitem__(self, name):
             if isinstance(name, str) and name in allowed:
                 return binding(name)
+            if isinstance(name, str):
+                return unknown_binding(name)
             raise KeyError("no tool named " + repr(name))
+        def __contains__(self, name):
+            return name in allowed
         def __dir__(self):
             return sorted(allowed)
         def __repr__(self):

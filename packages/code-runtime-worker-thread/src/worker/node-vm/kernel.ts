@@ -17,6 +17,7 @@ import { descriptor, intrinsics as I } from '../quickjs/guest/intrinsics'
 import { serialize } from '../quickjs/guest/serialize'
 import { checkTimerCallback, type Pending, type Timer, timerDelay } from '../quickjs/guest/timer-args'
 import { createToolCallErrorClass, settleReply } from '../quickjs/guest/tool-call-error'
+import { createToolsObject } from '../quickjs/guest/tools-object'
 
 /** The worker's functions the kernel calls (privileged realm; primitives in and out). */
 export interface NodeVmHost {
@@ -193,14 +194,11 @@ export function installKernel(host: NodeVmHost, global: KernelGlobal): NodeVmKer
   return I.freeze({
     __proto__: null,
     install(namesJson: string): void {
-      const names = I.JSONParse(namesJson) as unknown[]
-      const tools: Record<string, unknown> = I.create(null)
-      for (let i = 0; i < names.length; i++) {
-        const name = I.String(names[i])
-        const binding = { [name]: (args: unknown) => callTool(name, args) }[name]
-        I.defineProperty(tools, name, descriptor(binding, false, true))
-      }
-      defineGlobal(global, 'tools', I.freeze(tools))
+      defineGlobal(
+        global,
+        'tools',
+        createToolsObject(I.JSONParse(namesJson) as unknown[], callTool, ToolCallError),
+      )
     },
     run(program: unknown): void {
       let outcome: Promise<unknown>

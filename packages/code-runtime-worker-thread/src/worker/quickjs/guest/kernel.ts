@@ -11,6 +11,7 @@ import { descriptor, intrinsics as I } from './intrinsics'
 import { serialize } from './serialize'
 import { checkTimerCallback, type Pending, type Timer, timerDelay } from './timer-args'
 import { createToolCallErrorClass, settleReply } from './tool-call-error'
+import { createToolsObject } from './tools-object'
 
 /** The worker's functions, as the engine sees them (JSON text and numbers only). */
 export interface GuestHost {
@@ -150,14 +151,7 @@ export function createKernel(host: GuestHost): GuestKernel {
 
   return I.freeze({
     install(namesJson: string): void {
-      const names = I.JSONParse(namesJson) as unknown[]
-      const tools: Record<string, unknown> = I.create(null)
-      for (let i = 0; i < names.length; i++) {
-        const name = I.String(names[i])
-        const binding = { [name]: (args: unknown) => callTool(name, args) }[name]
-        I.defineProperty(tools, name, descriptor(binding, false, true))
-      }
-      defineGlobal('tools', I.freeze(tools))
+      defineGlobal('tools', createToolsObject(I.JSONParse(namesJson) as unknown[], callTool, ToolCallError))
     },
     run(program: unknown): void {
       let outcome: Promise<unknown>
