@@ -12,25 +12,9 @@ import {
   valueSchemaSpecToJsonSchema,
 } from '../src/index'
 import { setFastChecksEnabled } from '../src/internal/jit-checker'
+import { STACK_SAFE_DEPTH } from './fixtures/stack-depth'
 
-/** How deep the smallest possible recursion gets on this thread's stack before a RangeError. */
-function recursionLimit(): number {
-  let depth = 0
-  const dive = (): void => {
-    depth++
-    dive()
-  }
-  try {
-    dive()
-  } catch {
-    // the stack is full: `depth` is how far a one-frame-per-level recursion gets
-  }
-  return depth
-}
-
-// Stack safety means no recursion per level: twice the depth the smallest frame reaches
-// overflows any recursive walk, so CI stops there; `DSH_LONG=1` runs the original 100 000 levels.
-const DEPTH = process.env['DSH_LONG'] === '1' ? 100_000 : Math.max(20_000, 2 * recursionLimit())
+const DEPTH = STACK_SAFE_DEPTH
 
 function nestedArraySpec(depth: number): ValueSchemaSpec {
   let spec: ValueSchemaSpec = { type: 'string' }
