@@ -113,11 +113,14 @@ describe('process isolation contains what a node:vm thread cannot', () => {
   afterAll(() => runtime.dispose())
 
   it('ends a run whose engine hits a fatal V8 error as worker-exit; the host lives on', async () => {
+    // A small heap: the crash line reaches V8's fatal out-of-memory error after 64 MiB of filling
+    // instead of the default heap's gigabytes (the same fatal path, seconds sooner).
     const patient = createWorkerThreadRuntime({
       engine: 'node-vm',
       isolation: 'process',
       warmWorkers: 0,
       computeMs: 120_000,
+      maxOldGenerationSizeMb: 64,
     })
     try {
       // The other crash line runs in the attack corpus, in a host process of its own.
