@@ -33,10 +33,27 @@ const CODE_MODE_CARDS = [
   'result c1 run_code generic',
 ]
 
+/** `fn`'s promise, made on first use: the runs below are shared by the tests that read them. */
+function once<T>(fn: () => Promise<T>): () => Promise<T> {
+  let promise: Promise<T> | undefined
+  return () => {
+    promise ??= fn()
+    return promise
+  }
+}
+
+// One native and one Code Mode run (each boots the toolkit and runs the fixture's tests several
+// times in the sandbox), read by the mode tests and the sub-call card comparison alike.
+const nativeRun = once(async () => {
+  const lines: string[] = []
+  const run = await runDemo({ mode: 'native', write: (line) => lines.push(line) })
+  return { run, lines }
+})
+const codeRun = once(() => runDemo({ mode: 'code' }))
+
 describe('agent demo', () => {
   it('native mode: finds glob with tool_search, pages the cut test output, fixes and verifies the bug through executeBatch', async () => {
-    const lines: string[] = []
-    const run = await runDemo({ mode: 'native', write: (line) => lines.push(line) })
+    const { run, lines } = await nativeRun()
 
     expect(run.before.passed).toBe(false)
     expect(run.after.passed).toBe(true)
@@ -155,7 +172,7 @@ describe('agent demo', () => {
   }, 120_000)
 
   it('Code Mode: one run_code program does the same through tools.*', async () => {
-    const run = await runDemo({ mode: 'code' })
+    const run = await codeRun()
 
     expect(run.before.passed).toBe(false)
     expect(run.after.passed).toBe(true)
@@ -193,7 +210,7 @@ describe('agent demo', () => {
 
 describe('Code Mode sub-call cards', () => {
   it('every tool shows the same call and result cards as a sub-call as it does natively', async () => {
-    const [native, code] = await Promise.all([runDemo({ mode: 'native' }), runDemo({ mode: 'code' })])
+    const [{ run: native }, code] = await Promise.all([nativeRun(), codeRun()])
     /** tool → the set of `call:<card>` / `result:<card>` kinds of its successful calls. */
     const kinds = (events: readonly LoopEvent[], nested: boolean) => {
       const failed = new Set(

@@ -25,7 +25,9 @@ beforeAll(() => {
   process.env.TMPDIR = privateTmp
 })
 afterAll(() => {
-  process.env.TMPDIR = savedTmp
+  // `process.env.X = undefined` would store the string 'undefined'
+  if (savedTmp === undefined) delete process.env.TMPDIR
+  else process.env.TMPDIR = savedTmp
   rmSync(privateTmp, { recursive: true, force: true })
 })
 beforeEach(() => {

@@ -12,8 +12,9 @@ import {
   valueSchemaSpecToJsonSchema,
 } from '../src/index'
 import { setFastChecksEnabled } from '../src/internal/jit-checker'
+import { STACK_SAFE_DEPTH } from './fixtures/stack-depth'
 
-const DEPTH = 100_000
+const DEPTH = STACK_SAFE_DEPTH
 
 function nestedArraySpec(depth: number): ValueSchemaSpec {
   let spec: ValueSchemaSpec = { type: 'string' }

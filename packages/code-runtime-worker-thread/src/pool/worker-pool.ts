@@ -138,7 +138,12 @@ export class WorkerPool {
     // A spawn granted a slot gets its worker a tick later: wait for it, so it is terminated too.
     await Promise.all(this.#spawning)
     const handles = [...this.#live]
-    for (const handle of handles) void handle.worker.terminate().catch(() => {})
+    for (const handle of handles) {
+      // Warm workers and run processes are unref'd; referenced again, they keep the host alive
+      // until their exit, which this awaits (else a host with nothing else to do ends first).
+      handle.worker.ref()
+      void handle.worker.terminate().catch(() => {})
+    }
     await Promise.all(handles.map((handle) => handle.exited))
   }
 
@@ -167,6 +172,7 @@ export class WorkerPool {
       const handle = createWorkerHandle(worker, options)
       // The slot is freed when the holder exits: only after the run process has.
       const exited = handle.exited.then(async (code) => {
+        holder.ref()
         await holder.terminate().catch(() => {})
         return code
       })
