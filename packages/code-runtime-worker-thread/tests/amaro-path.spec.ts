@@ -37,17 +37,16 @@ describe('amaroPath', () => {
     expect(manifest.devDependencies.amaro).toMatch(/^\d+\.\d+\.\d+$/) // pinned: the copy is verbatim
   })
 
-  it.runIf(existsSync(new URL('../dist/index.js', import.meta.url)))(
-    'the built dist carries a working copy that strips types',
-    () => {
-      const path = amaroPath(new URL('../dist/index.js', import.meta.url).href)
-      expect(path).toContain(join('dist', 'vendor', 'amaro'))
-      const amaro = createRequire(import.meta.url)(path) as {
-        transformSync: (code: string, options: { mode: string }) => { code: string }
-      }
-      expect(amaro.transformSync('const x: number = 1', { mode: 'strip-only' }).code).toBe(
-        'const x         = 1',
-      )
-    },
-  )
+  it('the built dist carries a working copy that strips types', (ctx) => {
+    if (!existsSync(new URL('../dist/index.js', import.meta.url)))
+      ctx.skip('needs a build (pnpm build); CI tests before building, and test:pack runs the built copy')
+    const path = amaroPath(new URL('../dist/index.js', import.meta.url).href)
+    expect(path).toContain(join('dist', 'vendor', 'amaro'))
+    const amaro = createRequire(import.meta.url)(path) as {
+      transformSync: (code: string, options: { mode: string }) => { code: string }
+    }
+    expect(amaro.transformSync('const x: number = 1', { mode: 'strip-only' }).code).toBe(
+      'const x         = 1',
+    )
+  })
 })
