@@ -25,6 +25,22 @@ export const ToolErrorCode = {
   POST_POLICY_FAILED: 'POST_POLICY_FAILED',
   /** A Code Mode program failed (raised by `@dsh/tools-codemode`). */
   CODE_RUN_FAILED: 'CODE_RUN_FAILED',
+  /**
+   * The call waits for a person's decision in the durable approval store (`result.pending` names
+   * the ticket). No guard and no body ran; `ctx.tools.resume(ticket)` continues it once decided.
+   */
+  APPROVAL_PENDING: 'APPROVAL_PENDING',
+  /** The stored approval failed its signature check, or the tool changed since it was asked. */
+  APPROVAL_INVALID: 'APPROVAL_INVALID',
+  /** The approval expired before it was decided or resumed. */
+  APPROVAL_EXPIRED: 'APPROVAL_EXPIRED',
+  /**
+   * A process died while the body of a non-idempotent tool ran: whether it took effect is unknown,
+   * and it is never run a second time.
+   */
+  OUTCOME_UNKNOWN: 'OUTCOME_UNKNOWN',
+  /** Durability is on and the tool state store cannot be reached: no body ran. */
+  STORE_UNAVAILABLE: 'STORE_UNAVAILABLE',
   /** Thrown (never a result code): a definition, registration, restriction or mode declaration is invalid. */
   INVALID_REGISTRATION: 'INVALID_REGISTRATION',
   /** Thrown (never a result code): `assemble()` cannot produce a prompt contribution. */
@@ -121,5 +137,49 @@ export class ToolAssemblyError extends ToolsError {
 export class RuntimeDisposedError extends ToolsError {
   constructor(message: string, options?: ErrorOptions) {
     super(ToolErrorCode.RUNTIME_DISPOSED, message, options)
+  }
+}
+
+/**
+ * The tool state store cannot be reached or refused an operation (code `STORE_UNAVAILABLE`).
+ * Stores throw it from every method they cannot complete; the message names the store.
+ */
+export class StoreUnavailableError extends ToolsError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(ToolErrorCode.STORE_UNAVAILABLE, message, options)
+  }
+}
+
+/**
+ * The call waits for a person's decision in the durable approval store (code `APPROVAL_PENDING`).
+ * The result carries `pending` with the ticket; `ctx.tools.resume(ticket)` continues the call.
+ */
+export class ApprovalPendingError extends ToolsError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(ToolErrorCode.APPROVAL_PENDING, message, options)
+  }
+}
+
+/** A stored approval failed its signature check, or the tool changed since it was asked (code `APPROVAL_INVALID`). */
+export class ApprovalInvalidError extends ToolsError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(ToolErrorCode.APPROVAL_INVALID, message, options)
+  }
+}
+
+/** The approval expired before it was decided or resumed (code `APPROVAL_EXPIRED`). */
+export class ApprovalExpiredError extends ToolsError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(ToolErrorCode.APPROVAL_EXPIRED, message, options)
+  }
+}
+
+/**
+ * A process died while a non-idempotent body ran; whether it took effect is unknown and it is
+ * not run again (code `OUTCOME_UNKNOWN`).
+ */
+export class OutcomeUnknownError extends ToolsError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(ToolErrorCode.OUTCOME_UNKNOWN, message, options)
   }
 }

@@ -68,10 +68,15 @@ export {
 } from './define-tool'
 export {
   AbortedBeforeDispatchError,
+  ApprovalExpiredError,
+  ApprovalInvalidError,
+  ApprovalPendingError,
   DeniedError,
   InvalidOutputError,
+  OutcomeUnknownError,
   PostPolicyError,
   RuntimeDisposedError,
+  StoreUnavailableError,
   ToolAbortedError,
   ToolAssemblyError,
   ToolErrorCode,
@@ -109,6 +114,17 @@ export {
   type StandardResult,
   type StandardSchemaV1,
 } from './standard-schema'
+export { MemoryToolStore } from './store/memory-tool-store'
+export type {
+  NewStoredRecord,
+  StoredLease,
+  StoredRecord,
+  StoredRecordChange,
+  StoredRecordKind,
+  StoredRecordQuery,
+  StoredRecordRef,
+  ToolStateStore,
+} from './store/tool-state-store'
 export type {
   AdditionalContext,
   ApprovalService,
