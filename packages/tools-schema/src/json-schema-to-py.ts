@@ -6,6 +6,7 @@ import {
   type CodegenField,
   type CodegenView,
   readDoc,
+  refSiblingsApply,
   viewOf,
 } from './internal/codegen-view'
 import { rootPointerRefs } from './internal/root-pointer-refs'
@@ -106,17 +107,17 @@ function classText(task: Extract<Task, { t: 'object' }>, types: string[], index:
 }
 
 /** `allOf` of plain objects as one object schema, or undefined when they do not merge cleanly. */
-function mergeObjects(branches: readonly unknown[], root: unknown): object | undefined {
+function mergeObjects(branches: readonly unknown[], root: unknown, refSiblings: boolean): object | undefined {
   const properties: Record<string, unknown> = {}
   const required: string[] = []
   for (let branch of branches) {
     // Follow a few references so `allOf: [{ $ref: Base }, { …extra }]` merges too.
     for (let hops = 0; hops < 8; hops++) {
-      const view = viewOf(branch)
+      const view = viewOf(branch, refSiblings)
       if (view.kind !== 'ref') break
       branch = resolveRef(root, view.ref, '')?.target
     }
-    const view = viewOf(branch)
+    const view = viewOf(branch, refSiblings)
     if (view.kind === 'any') continue
     if (view.kind !== 'object' || view.index.length > 0) return undefined
     for (const field of view.fields) {
@@ -142,6 +143,8 @@ interface State {
   /** Nodes being rendered (cycle guard); each named declaration renders with its own. */
   active: Set<object>
   readonly root: unknown
+  /** Whether keywords beside `$ref` apply in this document (see `viewOf`). */
+  readonly refSiblings: boolean
   readonly ctx: PyRenderContext | undefined
   inlineRefs: number
 }
@@ -183,7 +186,7 @@ function expand(task: Extract<Task, { t: 'node' }>, state: State): void {
     results.push('Any')
     return
   }
-  const view = viewOf(node)
+  const view = viewOf(node, state.refSiblings)
   const self = node as object
   switch (view.kind) {
     case 'unknown':
@@ -243,8 +246,8 @@ function expand(task: Extract<Task, { t: 'node' }>, state: State): void {
       return
     }
     case 'intersection': {
-      const merged = mergeObjects(view.branches, state.root)
-      const kept = view.branches.filter((branch) => viewOf(branch).kind !== 'any')
+      const merged = mergeObjects(view.branches, state.root, state.refSiblings)
+      const kept = view.branches.filter((branch) => viewOf(branch, state.refSiblings).kind !== 'any')
       const next = merged ?? (kept.length === 1 ? kept[0] : undefined)
       // Anything else has no Python spelling: `Any` (the docs still carry the schema's notes).
       if (next === undefined) {
@@ -273,8 +276,9 @@ function union(texts: string[]): string {
 
 function render(root: unknown, ctx: PyRenderContext | undefined): string {
   const name = ctx?.baseName ?? 'Model'
+  const refSiblings = refSiblingsApply(root)
   // A root class is named up front, so a `#` reference inside it names the same class.
-  const view = viewOf(root)
+  const view = viewOf(root, refSiblings)
   let reserved: string | undefined
   if (ctx !== undefined && view.kind === 'object' && isClassObject(view)) {
     reserved = ctx.reserveName(name)
@@ -285,6 +289,7 @@ function render(root: unknown, ctx: PyRenderContext | undefined): string {
     results: [],
     active: new Set(),
     root,
+    refSiblings,
     ctx,
     inlineRefs: 0,
   }

@@ -1,7 +1,13 @@
 import { quotedString, tsDocComment } from './doc-comments'
 import { resolveRef } from './internal/codegen-refs'
 import { concat, dedupeShort, jsonLiteral, previewJson } from './internal/codegen-text'
-import { type CodegenDoc, type CodegenField, readDoc, viewOf } from './internal/codegen-view'
+import {
+  type CodegenDoc,
+  type CodegenField,
+  readDoc,
+  refSiblingsApply,
+  viewOf,
+} from './internal/codegen-view'
 import { rootPointerRefs } from './internal/root-pointer-refs'
 import type { TsRenderContext } from './ts-render-context'
 
@@ -120,6 +126,8 @@ interface State {
   /** Nodes being rendered (cycle guard); each named declaration renders with its own. */
   active: Set<object>
   readonly root: unknown
+  /** Whether keywords beside `$ref` apply in this document (see `viewOf`). */
+  readonly refSiblings: boolean
   readonly ctx: TsRenderContext | undefined
   inlineRefs: number
 }
@@ -169,7 +177,7 @@ function expand(task: Extract<Task, { t: 'node' }>, state: State): void {
     results.push(atom('unknown'))
     return
   }
-  const view = viewOf(node)
+  const view = viewOf(node, state.refSiblings)
   const self = node as object
   switch (view.kind) {
     case 'unknown':
@@ -270,11 +278,13 @@ function tuple(task: Extract<Task, { t: 'tuple' }>, results: Rendered[]): Render
 }
 
 function render(root: unknown, ctx: TsRenderContext | undefined): string {
+  const refSiblings = refSiblingsApply(root)
   const state: State = {
     tasks: [{ t: 'node', node: root, depth: 0 }],
     results: [],
     active: new Set(),
     root,
+    refSiblings,
     ctx,
     inlineRefs: 0,
   }

@@ -1,7 +1,13 @@
 import { spawnSync } from 'node:child_process'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
-import { createPyRenderContext, createTsRenderContext, jsonSchemaToPy, jsonSchemaToTs } from '../src/index'
+import {
+  compileJsonSchemaValidator,
+  createPyRenderContext,
+  createTsRenderContext,
+  jsonSchemaToPy,
+  jsonSchemaToTs,
+} from '../src/index'
 import { fullSchemas } from './fixtures/full-schemas'
 import { STACK_SAFE_DEPTH } from './fixtures/stack-depth'
 
@@ -112,6 +118,24 @@ describe('code generation for full JSON Schema', () => {
     expect(jsonSchemaToPy(fullSchemas.tree, py.named('ToolArgs'))).toBe('ToolArgs')
     expect(py.declaredNames()).toEqual(['TreeNode', 'ToolArgs'])
     expect(py.declarations()).toContain('children: NotRequired[list[TreeNode]]')
+  })
+
+  it('`nullable: true` beside `$ref` admits null exactly where the validator does (2019-09+, not draft-07)', () => {
+    const defs = { A: { type: 'string' } }
+    const modern = { type: 'object', properties: { a: { $ref: '#/$defs/A', nullable: true } }, $defs: defs }
+    const draft07 = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: { a: { $ref: '#/definitions/A', nullable: true } },
+      definitions: defs,
+    }
+    expect(compileJsonSchemaValidator(modern)({ a: null })).toEqual([])
+    expect(jsonSchemaToTs(modern)).toBe('{ a?: string | null }')
+    expect(compileJsonSchemaValidator(draft07)({ a: null })).not.toEqual([])
+    expect(jsonSchemaToTs(draft07)).toBe('{ a?: string }')
+    const py = createPyRenderContext()
+    jsonSchemaToPy(modern, py.named('Args'))
+    expect(py.declarations()).toContain('a: NotRequired[Union[A, None]]')
   })
 
   it('renders each keyword family as the README says', () => {

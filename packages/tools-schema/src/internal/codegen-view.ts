@@ -6,6 +6,7 @@
  */
 import { type CodegenDoc, readDoc } from './codegen-doc'
 import { copyWithout, denseItems, ownStringKeys, readOwn } from './codegen-own'
+import { dialectFromUri, isPre2019 } from './dialect'
 
 export type { CodegenDoc } from './codegen-doc'
 export { readDescription, readDoc } from './codegen-doc'
@@ -75,13 +76,29 @@ function branchesOf(node: object, key: string): unknown[] | undefined {
   return branches === undefined || branches.length === 0 ? undefined : branches
 }
 
-/** Reads a node for code generation. */
-export function viewOf(node: unknown): CodegenView {
+/** Whether keywords beside `$ref` apply in the document `root` (its `$schema`; 2020-12 when absent or unknown). */
+export function refSiblingsApply(root: unknown): boolean {
+  const uri = typeof root === 'object' && root !== null ? readOwn(root, '$schema') : undefined
+  const dialect = typeof uri === 'string' ? dialectFromUri(uri) : undefined
+  return dialect === undefined || !isPre2019(dialect)
+}
+
+/**
+ * Reads a node for code generation. `refSiblings` says whether keywords beside `$ref` apply
+ * (2019-09 and later, the default dialect) or are ignored (draft-04 to draft-07): it decides
+ * whether `{ $ref, nullable: true }` admits null, exactly as the validator reads it.
+ */
+export function viewOf(node: unknown, refSiblings = true): CodegenView {
   if (node === true) return { kind: 'any' }
   if (node === false) return { kind: 'never' }
   if (typeof node !== 'object' || node === null || Array.isArray(node)) return { kind: 'unknown' }
   const ref = readOwn(node, '$ref')
-  if (typeof ref === 'string') return { kind: 'ref', ref }
+  if (typeof ref === 'string') {
+    if (refSiblings && readOwn(node, 'nullable') === true) {
+      return { kind: 'union', branches: [{ $ref: ref }, { type: 'null' }] }
+    }
+    return { kind: 'ref', ref }
+  }
   // A malformed combinator (not a non-empty array) makes the node unreadable.
   for (const key of ['allOf', 'anyOf', 'oneOf']) {
     if (Object.hasOwn(node, key) && branchesOf(node, key) === undefined) return { kind: 'unknown' }
