@@ -22,8 +22,9 @@ export type JsonSchemaTypeName = 'string' | 'number' | 'integer' | 'boolean' | '
 export type JsonSchema = JsonSchemaNode | boolean
 
 /**
- * A JSON Schema object (draft-07, 2019-09 or 2020-12; the dialect comes from `$schema`, default
- * 2020-12). Every keyword of SPEC §9 is typed here; any other key is an unknown keyword, which
+ * A JSON Schema object (draft-04, draft-06, draft-07, 2019-09 or 2020-12; the dialect comes from
+ * `$schema`, default 2020-12; OpenAPI 3.0's `nullable` and boolean exclusive bounds are read in
+ * every dialect). Every keyword of SPEC §9 is typed here; any other key is an unknown keyword, which
  * validation ignores and `lintSchema` reports. `assertSupportedJsonSchema` checks that the
  * keywords are well-formed.
  *
@@ -36,6 +37,8 @@ export type JsonSchema = JsonSchemaNode | boolean
 export interface JsonSchemaNode {
   $schema?: string
   $id?: string
+  /** draft-04 spelling of `$id`, read only in draft-04 documents. */
+  id?: string
   $comment?: string
   $ref?: string
   $anchor?: string
@@ -54,9 +57,13 @@ export interface JsonSchemaNode {
   else?: JsonSchema
   minimum?: number
   maximum?: number
-  /** A number (draft-06 and later). OpenAPI 3.0's boolean form goes through `normalizeSchema`. */
-  exclusiveMinimum?: number
-  exclusiveMaximum?: number
+  /**
+   * A number (draft-06 and later), or the draft-04 / OpenAPI 3.0 boolean that makes `minimum`
+   * exclusive (read in every dialect; `normalizeSchema` rewrites it to the number form).
+   */
+  exclusiveMinimum?: number | boolean
+  /** As `exclusiveMinimum`, for `maximum`. */
+  exclusiveMaximum?: number | boolean
   multipleOf?: number
   /** Bounds in Unicode code points. */
   minLength?: number
@@ -90,6 +97,8 @@ export interface JsonSchemaNode {
   unevaluatedProperties?: JsonSchema
   /** Refused by the validator (registration error); typed so that such schemas can be described. */
   unevaluatedItems?: JsonSchema
+  /** OpenAPI 3.0 / Gemini: this schema, or `null` (read in every dialect; ignored beside `$ref` up to draft-07). */
+  nullable?: boolean
   title?: string
   description?: string
   default?: JsonValue

@@ -5,6 +5,7 @@ import {
   compileJsonSchemaValidator,
   createPyRenderContext,
   createTsRenderContext,
+  type JsonSchemaNode,
   jsonSchemaToPy,
   jsonSchemaToTs,
 } from '../src/index'
@@ -121,14 +122,27 @@ describe('code generation for full JSON Schema', () => {
   })
 
   it('`nullable: true` beside `$ref` admits null exactly where the validator does (2019-09+, not draft-07)', () => {
-    const defs = { A: { type: 'string' } }
-    const modern = { type: 'object', properties: { a: { $ref: '#/$defs/A', nullable: true } }, $defs: defs }
-    const draft07 = {
+    const defs: Record<string, JsonSchemaNode> = { A: { type: 'string' } }
+    const modern: JsonSchemaNode = {
+      type: 'object',
+      properties: { a: { $ref: '#/$defs/A', nullable: true } },
+      $defs: defs,
+    }
+    const draft07: JsonSchemaNode = {
       $schema: 'http://json-schema.org/draft-07/schema#',
       type: 'object',
       properties: { a: { $ref: '#/definitions/A', nullable: true } },
       definitions: defs,
     }
+    // The legacy spellings the validator reads are part of the type (a compile-time check).
+    const legacy: JsonSchemaNode = {
+      id: 'x',
+      type: 'number',
+      minimum: 0,
+      exclusiveMinimum: true,
+      nullable: true,
+    }
+    expect(compileJsonSchemaValidator(legacy)(0)).not.toEqual([])
     expect(compileJsonSchemaValidator(modern)({ a: null })).toEqual([])
     expect(jsonSchemaToTs(modern)).toBe('{ a?: string | null }')
     expect(compileJsonSchemaValidator(draft07)({ a: null })).not.toEqual([])
