@@ -30,6 +30,23 @@ const SNIPPETS: Record<string, string> = {
   output: { schema: { type: 'string' }, render },
   execute: () => 'x',
 })`,
+  inAnyOf: `export const t = defineTool({
+  name: 'x', description: 'x',
+  parameters: { w: { anyOf: [{ type: 'null' }, { type: 'object', properties: { a: { type: 'string' } } }] } },
+  output: { schema: { type: 'string' }, render },
+  execute: () => 'x',
+})`,
+  validAnyOf: `export const t = defineTool({
+  name: 'x', description: 'x',
+  parameters: { w: { required: true, anyOf: [{ type: 'string', format: 'uri' }, { type: 'integer', minimum: 1 }] } },
+  output: { schema: { type: 'string' }, render },
+  execute: (args) => {
+    const w: string | number = args.w
+    // @ts-expect-error the union is string | number, not boolean
+    const b: boolean = args.w
+    return String(w) + String(b)
+  },
+})`,
   outputSchema: `export const t = defineTool({
   name: 'x', description: 'x', parameters: {},
   output: { schema: { type: 'object', properties: { a: { type: 'string' } } }, render },
@@ -96,7 +113,7 @@ const text = (d: ts.Diagnostic) => ts.flattenDiagnosticMessageText(d.messageText
 describe('defineTool type errors', { timeout: 120_000 }, () => {
   it('a nested object spec without additionalProperties: one short error naming the fix, no TS2589', () => {
     const all = diagnostics()
-    for (const name of ['nestedParameter', 'deepInArray', 'outputSchema']) {
+    for (const name of ['nestedParameter', 'deepInArray', 'inAnyOf', 'outputSchema']) {
       const found = all.get(name)!
       expect(
         found.map((d) => d.code),
@@ -115,6 +132,7 @@ describe('defineTool type errors', { timeout: 120_000 }, () => {
     expect(raw.every((d) => d.code === 2769)).toBe(true)
     expect(text(raw[0]!).split('\n').slice(0, 5).join('\n')).toContain(MESSAGE)
     expect(all.get('valid')).toEqual([])
+    expect(all.get('validAnyOf')!.map(text)).toEqual([])
     // A spec known only at run time (the wide type) compiles, without TS2589.
     expect(all.get('wideSpec')!.map(text)).toEqual([])
   })

@@ -21,7 +21,9 @@ export type ValueSchemaSpecInput = object
 /** True when some object spec in `S` (within 16 levels) lacks `additionalProperties`. */
 type MissingIn<S, D extends number> = D extends 0
   ? false
-  : S extends { readonly oneOf: infer B extends readonly unknown[] }
+  : S extends
+        | { readonly oneOf: infer B extends readonly unknown[] }
+        | { readonly anyOf: infer B extends readonly unknown[] }
     ? MissingIn<B[number], Decrement<D>>
     : S extends { readonly type: 'array'; readonly items: infer I }
       ? MissingIn<I, Decrement<D>>
@@ -38,16 +40,18 @@ type Pinpoint<S, D extends number> = D extends 0
   ? unknown
   : S extends { readonly oneOf: infer B extends readonly unknown[] }
     ? { readonly oneOf: { readonly [I in keyof B]: Pinpoint<B[I], Decrement<D>> } }
-    : S extends { readonly type: 'array'; readonly items: infer I }
-      ? { readonly items: Pinpoint<I, Decrement<D>> }
-      : S extends { readonly type: 'object' }
-        ? (S extends { readonly additionalProperties: boolean }
-            ? unknown
-            : { readonly additionalProperties: MissingAdditionalProperties }) &
-            (S extends { readonly properties: infer P }
-              ? { readonly properties: PinpointFields<P, D> }
-              : unknown)
-        : unknown
+    : S extends { readonly anyOf: infer B extends readonly unknown[] }
+      ? { readonly anyOf: { readonly [I in keyof B]: Pinpoint<B[I], Decrement<D>> } }
+      : S extends { readonly type: 'array'; readonly items: infer I }
+        ? { readonly items: Pinpoint<I, Decrement<D>> }
+        : S extends { readonly type: 'object' }
+          ? (S extends { readonly additionalProperties: boolean }
+              ? unknown
+              : { readonly additionalProperties: MissingAdditionalProperties }) &
+              (S extends { readonly properties: infer P }
+                ? { readonly properties: PinpointFields<P, D> }
+                : unknown)
+          : unknown
 
 type PinpointFields<P, D extends number> = { readonly [K in keyof P]: Pinpoint<P[K], Decrement<D>> }
 

@@ -46,6 +46,7 @@ export {
   toPythonClassName,
 } from './py-render-context'
 export type {
+  AnyOfSchemaSpec,
   ArraySchemaSpec,
   ArraySpecBounds,
   BooleanSchemaSpec,

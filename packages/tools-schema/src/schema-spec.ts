@@ -131,6 +131,15 @@ export interface OneOfSchemaSpec extends SchemaSpecAnnotations {
   readonly oneOf: readonly ValueSchemaSpec[]
 }
 
+/**
+ * `anyOf`: the value must match at least one of at least two branches. Prefer it to `oneOf`
+ * when branches may overlap (e.g. `{ type: 'string', format: 'uri' }` and `{ type: 'string' }`):
+ * `oneOf` refuses a value that two branches accept.
+ */
+export interface AnyOfSchemaSpec extends SchemaSpecAnnotations {
+  readonly anyOf: readonly ValueSchemaSpec[]
+}
+
 /** The DSL for any JSON value root. */
 export type ValueSchemaSpec =
   | StringSchemaSpec
@@ -142,6 +151,7 @@ export type ValueSchemaSpec =
   | ObjectSchemaSpec
   | JsonAnySchemaSpec
   | OneOfSchemaSpec
+  | AnyOfSchemaSpec
 
 /** A field of a parameter or object spec: a `ValueSchemaSpec` plus `required?` (default optional). */
 export type ParameterFieldSpec = ValueSchemaSpec & {
@@ -188,14 +198,14 @@ type InferContainer<S, D extends number> = D extends 0
 /**
  * The TypeScript type of values accepted by a `ValueSchemaSpec` (use a `const` type parameter or
  * `as const` to keep literals). Exact through 16 container levels (arrays/objects), then `JsonValue`.
- * `oneOf` infers the union of its branches; `json` infers `JsonValue`, and so does the wide
+ * `oneOf` and `anyOf` infer the union of their branches; `json` infers `JsonValue`, and so does the wide
  * `ValueSchemaSpec` (a spec not known at compile time).
  */
 export type InferValue<S, D extends number = 16> = [ValueSchemaSpec] extends [S]
   ? // The wide spec type itself (a spec only known at run time): any JSON, decided in one step
     // instead of expanding the recursive union 16 levels deep (TS2589 "excessively deep").
     JsonValue
-  : S extends { readonly oneOf: readonly (infer B)[] }
+  : S extends { readonly oneOf: readonly (infer B)[] } | { readonly anyOf: readonly (infer B)[] }
     ? B extends unknown
       ? InferValue<B, D>
       : never

@@ -33,6 +33,25 @@ const ALLOWED_KEYS: Record<string, readonly string[]> = {
   object: ['type', 'properties', 'additionalProperties', ...COMMON_KEYS],
   json: ['type', ...COMMON_KEYS],
   oneOf: ['oneOf', ...COMMON_KEYS],
+  anyOf: ['anyOf', ...COMMON_KEYS],
+}
+
+/** The DSL's combinators: a spec holding one of these keys has no `type`. */
+const COMBINATORS = ['oneOf', 'anyOf'] as const
+
+/** Which combinator `spec` is (both at once is a definition error), or `undefined`. */
+function combinatorOf(spec: Map<string, unknown>, path: string): (typeof COMBINATORS)[number] | undefined {
+  const present = COMBINATORS.filter((key) => spec.has(key))
+  if (present.length > 1)
+    throw new SchemaDefinitionError(
+      path,
+      'a spec takes one of oneOf or anyOf, not both (nest one in the other)',
+    )
+  return present[0]
+}
+
+function isCombinator(kind: string): boolean {
+  return (COMBINATORS as readonly string[]).includes(kind)
 }
 
 function checkScalarValue(type: string, value: unknown, path: string, what: string): void {
@@ -78,11 +97,16 @@ function compileOne(task: Task, stack: Task[], created: object[]): void {
   const { path } = task
   const entries = readSpecRecord(task.spec, path, 'schema spec')
   const spec = new Map(entries)
-  const kind = spec.has('oneOf') ? 'oneOf' : spec.get('type')
-  if (typeof kind !== 'string' || !(kind in ALLOWED_KEYS)) {
+  const combinator = combinatorOf(spec, path)
+  const kind = combinator ?? spec.get('type')
+  if (
+    typeof kind !== 'string' ||
+    !(kind in ALLOWED_KEYS) ||
+    (combinator === undefined && isCombinator(kind))
+  ) {
     throw new SchemaDefinitionError(
       joinPath(path, 'type'),
-      `unknown type ${describeScalar(kind)}; expected string, number, integer, boolean, null, array, object, json or oneOf`,
+      `unknown type ${describeScalar(kind)}; expected string, number, integer, boolean, null, array, object or json (or a oneOf / anyOf spec)`,
     )
   }
   const allowed = ALLOWED_KEYS[kind]!
@@ -106,7 +130,7 @@ function compileOne(task: Task, stack: Task[], created: object[]): void {
   }
   const node: JsonSchemaNode = {}
   created.push(node)
-  if (kind !== 'oneOf' && kind !== 'json') node.type = kind as JsonSchemaNode['type'] & string
+  if (combinator === undefined && kind !== 'json') node.type = kind as JsonSchemaNode['type'] & string
   if (spec.has('title')) node.title = spec.get('title') as string
   if (spec.has('description')) node.description = spec.get('description') as string
   copyJsonAnnotations(spec, path, node)
@@ -157,17 +181,18 @@ function compileOne(task: Task, stack: Task[], created: object[]): void {
       if (required.length > 0) node.required = required
     }
     node.additionalProperties = additional
-  } else if (kind === 'oneOf') {
-    const oneOfPath = joinPath(path, 'oneOf')
-    const branches = readSpecArray(spec.get('oneOf'), oneOfPath, 'oneOf')
-    if (branches.length < 2) throw new SchemaDefinitionError(oneOfPath, 'oneOf needs at least 2 branches')
+  } else if (combinator !== undefined) {
+    const branchesPath = joinPath(path, combinator)
+    const branches = readSpecArray(spec.get(combinator), branchesPath, combinator)
+    if (branches.length < 2)
+      throw new SchemaDefinitionError(branchesPath, `${combinator} needs at least 2 branches`)
     const out: JsonSchemaNode[] = branches.map(() => ({}))
     created.push(out)
-    node.oneOf = out
+    node[combinator] = out
     for (let i = branches.length - 1; i >= 0; i--) {
       stack.push({
         spec: branches[i],
-        path: joinPath(oneOfPath, i),
+        path: joinPath(branchesPath, i),
         field: false,
         assign: (child) => {
           out[i] = child
@@ -221,8 +246,8 @@ function drain(stack: Task[], created: object[]): void {
  * `enum`/`const` member of the wrong type, a bound on a type it does not apply to or with a bad
  * value (a `pattern` the linear-time engine refuses, crossed min/max), an explicit object
  * without `additionalProperties`,
- * symbol / non-enumerable / inherited keys, sparse or non-array arrays and a `oneOf` with fewer
- * than two branches. Stack-safe for any nesting depth.
+ * symbol / non-enumerable / inherited keys, sparse or non-array arrays, a `oneOf` or `anyOf`
+ * with fewer than two branches, and a spec with both. Stack-safe for any nesting depth.
  */
 export function valueSchemaSpecToJsonSchema(spec: ValueSchemaSpec): JsonSchemaNode {
   const result: { node?: JsonSchemaNode } = {}

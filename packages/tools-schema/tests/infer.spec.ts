@@ -24,6 +24,10 @@ describe('InferValue / InferArgs (type-level, checked by tsc)', () => {
     expectTypeOf<InferValue<{ oneOf: readonly [{ type: 'string' }, { type: 'null' }] }>>().toEqualTypeOf<
       string | null
     >()
+    expectTypeOf<
+      InferValue<{ anyOf: readonly [{ type: 'integer' }, { type: 'string'; enum: ['a'] }] }>
+    >().toEqualTypeOf<number | 'a'>()
+    expectTypeOf<{ anyOf: [{ type: 'string' }, { type: 'null' }] }>().toMatchTypeOf<ValueSchemaSpec>()
   })
 
   it('InferArgs makes required: true fields required and the rest optional', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  compileJsonSchemaValidator,
   type JsonSchemaNode,
   type ParameterSchemaSpec,
   parameterSchemaSpecToJsonSchema,
@@ -156,6 +157,52 @@ describe('valueSchemaSpecToJsonSchema', () => {
 
   it.each([[[]], [[{ type: 'string' }]]])('rejects a oneOf with fewer than two branches (%j)', (branches) => {
     expect(definitionError(value({ oneOf: branches })).path).toBe('$.oneOf')
+  })
+
+  it.each([[[]], [[{ type: 'string' }]]])(
+    'rejects an anyOf with fewer than two branches (%j)',
+    (branches) => {
+      expect(definitionError(value({ anyOf: branches })).path).toBe('$.anyOf')
+    },
+  )
+
+  it('compiles anyOf: overlapping branches accept a value oneOf refuses', () => {
+    const any = valueSchemaSpecToJsonSchema({
+      description: 'a link or any text',
+      anyOf: [
+        { type: 'string', format: 'uri' },
+        { type: 'string', maxLength: 100 },
+      ],
+    })
+    expect(any).toEqual({
+      description: 'a link or any text',
+      anyOf: [
+        { type: 'string', format: 'uri' },
+        { type: 'string', maxLength: 100 },
+      ],
+    })
+    expect(Object.isFrozen(any.anyOf)).toBe(true)
+    const one = valueSchemaSpecToJsonSchema({
+      oneOf: [{ type: 'string' }, { type: 'string', maxLength: 100 }],
+    })
+    expect(compileJsonSchemaValidator(any)('https://example.com')).toEqual([])
+    expect(compileJsonSchemaValidator(one)('https://example.com')).not.toEqual([])
+    expect(compileJsonSchemaValidator(any)(3)).not.toEqual([])
+  })
+
+  it('rejects a spec with both oneOf and anyOf, a combinator spelled as a type, and a type beside anyOf', () => {
+    const both = definitionError(value({ oneOf: [{ type: 'null' }, { type: 'string' }], anyOf: [] }))
+    expect(both.path).toBe('$')
+    expect(both.message).toContain('not both')
+    expect(definitionError(value({ type: 'anyOf' })).path).toBe('$.type')
+    expect(definitionError(value({ type: 'oneOf' })).path).toBe('$.type')
+    expect(
+      definitionError(value({ type: 'string', anyOf: [{ type: 'null' }, { type: 'string' }] })).path,
+    ).toBe('$.type')
+    // A bound beside a combinator belongs inside a branch.
+    expect(definitionError(value({ minLength: 1, anyOf: [{ type: 'null' }, { type: 'string' }] })).path).toBe(
+      '$.minLength',
+    )
   })
 
   it('rejects sparse arrays', () => {
