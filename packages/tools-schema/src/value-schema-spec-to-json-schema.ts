@@ -1,4 +1,5 @@
 import { LosslessJsonError, SchemaDefinitionError } from './errors'
+import { boundViolation } from './internal/bound-violation'
 import { describeScalar, setOwn } from './internal/describe'
 import { joinPath } from './internal/path'
 import { readSpecArray, readSpecRecord } from './internal/read-spec'
@@ -48,6 +49,21 @@ function combinatorOf(spec: Map<string, unknown>, path: string): (typeof COMBINA
       'a spec takes one of oneOf or anyOf, not both (nest one in the other)',
     )
   return present[0]
+}
+
+/** An `enum` member or `const` that the spec's own bounds refuse is a definition error. */
+function checkMembersWithinBounds(node: JsonSchemaNode, path: string): void {
+  if (!Object.keys(node).some(isSpecBound)) return
+  const members: [unknown, string][] =
+    node.const !== undefined
+      ? [[node.const, joinPath(path, 'const')]]
+      : (node.enum ?? []).map((member, i) => [member, joinPath(joinPath(path, 'enum'), i)])
+  for (const [member, at] of members) {
+    const problem = boundViolation(node, member)
+    if (problem !== undefined) {
+      throw new SchemaDefinitionError(at, `${describeScalar(member)} can never be accepted: ${problem}`)
+    }
+  }
 }
 
 function isCombinator(kind: string): boolean {
@@ -150,6 +166,7 @@ function compileOne(task: Task, stack: Task[], created: object[]): void {
       checkScalarValue(kind, spec.get('const'), joinPath(path, 'const'), 'const')
       node.const = spec.get('const') as string
     }
+    checkMembersWithinBounds(node, path)
   } else if (kind === 'array') {
     if (spec.has('items')) {
       node.items = {}

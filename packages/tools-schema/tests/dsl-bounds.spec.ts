@@ -140,6 +140,40 @@ describe('DSL bounds', () => {
     )
   })
 
+  it('an enum member or const that the bounds refuse is a definition error naming it', () => {
+    const refused = (spec: unknown) => {
+      try {
+        valueSchemaSpecToJsonSchema(spec as ValueSchemaSpec)
+      } catch (error) {
+        expect(error).toBeInstanceOf(SchemaDefinitionError)
+        return (error as SchemaDefinitionError).message
+      }
+      throw new Error(`accepted ${JSON.stringify(spec)}`)
+    }
+    expect(refused({ type: 'integer', minimum: 5, enum: [5, 1] })).toBe(
+      '$.enum[1]: 1 can never be accepted: expected number >= 5, got 1',
+    )
+    expect(refused({ type: 'number', exclusiveMaximum: 1, const: 1 })).toMatch(
+      /^\$\.const: 1 can never be accepted/,
+    )
+    expect(refused({ type: 'number', multipleOf: 0.5, enum: [0.75] })).toMatch(/^\$\.enum\[0\]/)
+    expect(refused({ type: 'string', maxLength: 2, const: 'abc' })).toMatch(/^\$\.const: "abc" can never/)
+    expect(refused({ type: 'string', pattern: '^a', enum: ['ab', 'b'] })).toMatch(/^\$\.enum\[1\]: "b"/)
+    // Nested: the path leads to the member.
+    expect(
+      (() => {
+        try {
+          parameterSchemaSpecToJsonSchema({ n: { type: 'integer', maximum: 3, enum: [1, 9] } })
+        } catch (error) {
+          return (error as SchemaDefinitionError).path
+        }
+      })(),
+    ).toBe('$.n.enum[1]')
+    // Members within the bounds compile; `format` is not asserted at definition time.
+    expect(valueSchemaSpecToJsonSchema({ type: 'integer', minimum: 1, enum: [1, 2] }).enum).toEqual([1, 2])
+    expect(valueSchemaSpecToJsonSchema({ type: 'string', format: 'uri', const: 'x' }).const).toBe('x')
+  })
+
   it('a pattern passes the same registration gate as a raw JSON Schema pattern', () => {
     for (const pattern of ['(a)\\1', '(?=a)b', '(', 'a{2,1}']) {
       let raw: unknown
