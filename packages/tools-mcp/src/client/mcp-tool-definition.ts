@@ -55,7 +55,7 @@ function gate(schema: unknown, object: boolean): void {
 
 /**
  * The schema as a frozen JSON snapshot, or why it is refused (size, shape, the runtime's gate).
- * The gate reads a root `$schema` (draft-07, 2019-09, 2020-12) and judges the schema in that
+ * The gate reads a root `$schema` (draft-04, draft-06, draft-07, 2019-09, 2020-12) and judges the schema in that
  * dialect, so a zod-generated draft-07 schema passes unchanged.
  */
 function checkedSchema(schema: unknown, object: boolean): JsonSchemaNode | string {
