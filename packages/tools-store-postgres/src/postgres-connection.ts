@@ -121,12 +121,12 @@ export class PostgresConnection {
   }
 
   private unavailable(operation: string, error: unknown): StoreUnavailableError {
-    const message = `${this.label} unavailable: ${operation} failed: ${reasonOf(error)}`
-    return new StoreUnavailableError(this.scrub(message), { cause: error })
-  }
-
-  private scrub(message: string): string {
-    return this.password === undefined ? message : message.split(this.password).join('***')
+    // The driver's text is scrubbed, not the label: the label never holds the password.
+    const reason = reasonOf(error)
+    const scrubbed = this.password === undefined ? reason : reason.split(this.password).join('***')
+    return new StoreUnavailableError(`${this.label} unavailable: ${operation} failed: ${scrubbed}`, {
+      cause: error,
+    })
   }
 }
 
