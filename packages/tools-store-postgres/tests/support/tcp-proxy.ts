@@ -40,18 +40,19 @@ export async function startTcpProxy(connectionString: string): Promise<TcpProxy>
   const relayed = new URL(connectionString)
   relayed.hostname = '127.0.0.1'
   relayed.port = String(address.port)
+  const cut = () => {
+    for (const [client, upstream] of pairs) {
+      client.destroy()
+      upstream.destroy()
+    }
+    pairs.clear()
+  }
   return {
     connectionString: relayed.toString(),
     openConnections: () => pairs.size,
-    cut() {
-      for (const [client, upstream] of pairs) {
-        client.destroy()
-        upstream.destroy()
-      }
-      pairs.clear()
-    },
+    cut,
     close() {
-      this.cut()
+      cut()
       return new Promise((resolve) => server.close(() => resolve()))
     },
   }
