@@ -3,7 +3,7 @@
  * claim the same 200 records through one conditional UPDATE each. Wins are counted from outside
  * (the processes' reports) and checked against the table.
  */
-import type { ChildProcess } from 'node:child_process'
+import type { ChildProcessWithoutNullStreams } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openStore } from './support/open-store'
 import { type TestPostgres, testPostgres } from './support/postgres-server'
@@ -24,7 +24,7 @@ describe('claims across processes', () => {
   }, async () => {
     const keys = Array.from({ length: RECORDS }, (_, i) => `ticket-${String(i).padStart(3, '0')}`)
     const { store, close } = await openStore({ connectionString: pg.connectionString, schema: pg.schema })
-    const racers: ChildProcess[] = []
+    const racers: ChildProcessWithoutNullStreams[] = []
     try {
       for (const key of keys)
         await store.create({

@@ -4,8 +4,10 @@
  * layout newer than the package is refused, not written to.
  */
 import { StoreUnavailableError } from '@dsh/tools-core'
+import pgDriver from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { STORE_SCHEMA_VERSION } from '../src/index'
+import { migrateStoreSchema, storeTables } from '../src/store-schema'
 import { seedLegacySchema } from './support/legacy-schema'
 import { openStore } from './support/open-store'
 import { type TestPostgres, testPostgres } from './support/postgres-server'
@@ -66,9 +68,13 @@ describe('schema migration', () => {
 
   it('eight stores starting at once on an empty schema all come up on one layout', async () => {
     const schema = pg.newSchema()
-    const opened = await Promise.all(
-      Array.from({ length: 8 }, () => openStore({ connectionString: pg.connectionString, schema })),
+    // Pools connected beforehand, so the eight migrations really start together.
+    const pools = Array.from(
+      { length: 8 },
+      () => new pgDriver.Pool({ connectionString: pg.connectionString, max: 1 }),
     )
+    await Promise.all(pools.map(async (pool) => (await pool.connect()).release()))
+    const opened = await Promise.all(pools.map((pool) => openStore({ pool, schema })))
     try {
       // Each start prepared (or found) the tables; none failed on a half-made layout.
       await Promise.all(opened.map(({ store }) => store.ready()))
@@ -79,6 +85,34 @@ describe('schema migration', () => {
       expect(await schemaVersion(schema)).toBe(String(STORE_SCHEMA_VERSION))
     } finally {
       await Promise.all(opened.map(({ close }) => close()))
+      await Promise.all(pools.map((pool) => pool.end()))
+    }
+  })
+
+  it('eight migrations started together on an empty schema all succeed first time (advisory lock)', async () => {
+    const tables = storeTables(pg.newSchema())
+    const clients = Array.from(
+      { length: 8 },
+      () => new pgDriver.Client({ connectionString: pg.connectionString }),
+    )
+    await Promise.all(clients.map((client) => client.connect()))
+    try {
+      const outcomes = await Promise.allSettled(
+        clients.map(async (client) => {
+          await client.query('BEGIN')
+          try {
+            await migrateStoreSchema(client, tables)
+            await client.query('COMMIT')
+          } catch (error) {
+            await client.query('ROLLBACK')
+            throw error
+          }
+        }),
+      )
+      expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([])
+      expect(await schemaVersion(tables.schema)).toBe(String(STORE_SCHEMA_VERSION))
+    } finally {
+      await Promise.all(clients.map((client) => client.end()))
     }
   })
 
