@@ -18,6 +18,7 @@ import {
   resolvePostgresToolStoreConfig,
 } from './config'
 import { PostgresConnection } from './postgres-connection'
+import { checkChange, checkNewRecord, storableRef, storableText } from './record-checks'
 import {
   createStatement,
   getStatement,
@@ -78,11 +79,13 @@ export class PostgresToolStore extends Service implements ToolStateStore {
 
   /** See {@link ToolStateStore.create}. */
   async create(record: NewStoredRecord): Promise<StoredRecord | undefined> {
+    checkNewRecord(record)
     return (await this.run('create', createStatement(this.tables, record)))[0]
   }
 
   /** See {@link ToolStateStore.get}. */
   async get(ref: StoredRecordRef): Promise<StoredRecord | undefined> {
+    if (!storableRef(ref)) return undefined
     return (await this.run('get', getStatement(this.tables, ref)))[0]
   }
 
@@ -92,16 +95,21 @@ export class PostgresToolStore extends Service implements ToolStateStore {
     expectedVersion: number,
     change: StoredRecordChange,
   ): Promise<StoredRecord | undefined> {
+    checkChange(expectedVersion, change)
+    if (!storableRef(ref)) return undefined
     return (await this.run('update', updateStatement(this.tables, ref, expectedVersion, change)))[0]
   }
 
   /** See {@link ToolStateStore.list}. */
-  list(query: StoredRecordQuery): Promise<StoredRecord[]> {
+  async list(query: StoredRecordQuery): Promise<StoredRecord[]> {
+    const filters = [query.kind, query.agent ?? '', query.state ?? '']
+    if (!filters.every(storableText)) return []
     return this.run('list', listStatement(this.tables, query))
   }
 
   /** See {@link ToolStateStore.sweep}. */
   async sweep(now: number): Promise<number> {
+    if (Number.isNaN(now)) throw new TypeError('sweep(now) needs a number of epoch ms')
     await this.ready()
     const statement = sweepStatement(this.tables, now)
     const result = await this.connection.query('sweep', statement.text, statement.values)

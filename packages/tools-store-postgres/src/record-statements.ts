@@ -127,12 +127,18 @@ export function listStatement(t: StoreTables, query: StoredRecordQuery): Stateme
       query.kind,
       query.agent ?? null,
       query.state ?? null,
-      query.limit === undefined ? null : Math.max(0, query.limit),
+      // As Array.prototype.slice would: a fractional limit is truncated, a negative one is 0.
+      query.limit === undefined ? null : Math.max(0, Math.trunc(query.limit)),
     ],
   }
 }
 
+const BIGINT_MAX = 9_223_372_036_854_775_807n
+
 /** Delete what expired before `now`. */
 export function sweepStatement(t: StoreTables, now: number): Statement {
-  return { text: `DELETE FROM ${t.records} WHERE expires_at < $1`, values: [now] }
+  // expires_at < 1.5 is expires_at < 2 for an integer column; beyond the bigint range, clamp.
+  const wanted = Number.isFinite(now) ? BigInt(Math.ceil(now)) : now > 0 ? BIGINT_MAX : -BIGINT_MAX - 1n
+  const bound = wanted > BIGINT_MAX ? BIGINT_MAX : wanted < -BIGINT_MAX - 1n ? -BIGINT_MAX - 1n : wanted
+  return { text: `DELETE FROM ${t.records} WHERE expires_at < $1`, values: [bound.toString()] }
 }
