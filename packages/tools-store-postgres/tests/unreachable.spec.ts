@@ -111,6 +111,28 @@ describe('a reachable server refusing work', () => {
     }
   })
 
+  it('a server that stops answering mid-connection fails within statementTimeoutMs + 1 s, then recovers', async () => {
+    // The server never sees the statement, so only the store's own deadline can end the wait.
+    const proxy = await startTcpProxy(pg.connectionString)
+    const { store, close } = await openStore({
+      connectionString: proxy.connectionString,
+      schema: pg.schema,
+      statementTimeoutMs: 200,
+    })
+    try {
+      expect(await store.get(ref)).toMatchObject({ key: 'k' })
+      proxy.silence(true)
+      const error = await rejection(store.get(ref))
+      expect(error.message).toContain(`${store.label} unavailable: get failed: no answer within 1200 ms`)
+      proxy.silence(false)
+      // The silent connection was dropped, not handed to the next statement.
+      expect(await store.get(ref)).toMatchObject({ key: 'k' })
+    } finally {
+      await close()
+      await proxy.close()
+    }
+  })
+
   it('connections cut under an idle pool raise no unhandled error, and the next call reconnects', async () => {
     const proxy = await startTcpProxy(pg.connectionString)
     const { store, close } = await openStore({ connectionString: proxy.connectionString, schema: pg.schema })

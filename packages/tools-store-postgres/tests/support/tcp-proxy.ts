@@ -1,7 +1,8 @@
 /**
  * A loopback TCP relay in front of the test server: tests count the connections a pool holds
  * and cut them (a server restart or a network drop, as the client sees it) without touching the
- * server itself — which works the same on a real PostgreSQL and on PGlite.
+ * server itself — or silence them (a server or network that stops answering, with the TCP
+ * connection still open). It works the same on a real PostgreSQL and on PGlite.
  */
 import { createServer, type Server, Socket } from 'node:net'
 
@@ -12,12 +13,15 @@ export interface TcpProxy {
   openConnections(): number
   /** Destroy every relayed connection (both sides). */
   cut(): void
+  /** While on, bytes from clients are swallowed: nothing reaches the server, nothing answers. */
+  silence(on: boolean): void
   close(): Promise<void>
 }
 
 export async function startTcpProxy(connectionString: string): Promise<TcpProxy> {
   const target = new URL(connectionString)
   const pairs = new Set<[Socket, Socket]>()
+  let silent = false
   const server: Server = createServer((client) => {
     const upstream = new Socket()
     const pair: [Socket, Socket] = [client, upstream]
@@ -30,7 +34,9 @@ export async function startTcpProxy(connectionString: string): Promise<TcpProxy>
     client.on('error', drop).on('close', drop)
     upstream.on('error', drop).on('close', drop)
     upstream.connect(Number(target.port || 5432), target.hostname, () => {
-      client.pipe(upstream)
+      client.on('data', (chunk) => {
+        if (!silent) upstream.write(chunk)
+      })
       upstream.pipe(client)
     })
   })
@@ -51,6 +57,9 @@ export async function startTcpProxy(connectionString: string): Promise<TcpProxy>
     connectionString: relayed.toString(),
     openConnections: () => pairs.size,
     cut,
+    silence(on) {
+      silent = on
+    },
     close() {
       cut()
       return new Promise((resolve) => server.close(() => resolve()))
