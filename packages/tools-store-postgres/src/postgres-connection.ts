@@ -34,6 +34,8 @@ function openPool(config: ResolvedPostgresConnectionStringConfig): pg.Pool {
     connectionTimeoutMillis: config.connectTimeoutMs,
     statement_timeout: config.statementTimeoutMs,
     max: config.maxConnections,
+    // Names the store's sessions in pg_stat_activity.
+    application_name: 'dsh-tool-store',
     // Idle connections do not keep the process alive; a finished program exits.
     allowExitOnIdle: true,
   })
