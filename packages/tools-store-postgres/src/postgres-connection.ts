@@ -143,9 +143,11 @@ function reasonOf(error: unknown): string {
 
 /** Errors after which the connection cannot be trusted with another statement. */
 function isConnectionLevel(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code
-  // SQLSTATE classes 08 (connection) and 57 (operator intervention, e.g. statement timeout 57014
-  // leaves the session fine, but admin shutdown 57P01 does not); Node socket errors have no class.
-  if (typeof code !== 'string') return true
+  // Anything but an error the server reported (a socket error, a driver error, one from another
+  // copy of pg) may have left the connection mid-protocol: drop it.
+  if (!(error instanceof pg.DatabaseError)) return true
+  // SQLSTATE class 08 (connection exception) and 57P (shutdown, terminated by an administrator).
+  // A statement timeout (57014) leaves the session usable.
+  const code = error.code ?? ''
   return code.startsWith('08') || code.startsWith('57P')
 }
