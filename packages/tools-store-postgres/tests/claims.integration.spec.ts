@@ -48,11 +48,13 @@ describe('claims across processes', () => {
 
       const claimedBy = new Map<string, string[]>()
       let lost = 0
+      let slowest = 0
       results.forEach((result, i) => {
         for (const line of result.stdout.split('\n')) {
           if (line.startsWith('claimed '))
             claimedBy.set(line.slice(8), [...(claimedBy.get(line.slice(8)) ?? []), `p${i}`])
           if (line.startsWith('lost ')) lost += Number(line.slice(5))
+          if (line.startsWith('elapsed ')) slowest = Math.max(slowest, Number(line.slice(8)))
         }
       })
       // Every record reported won exactly once, and the table agrees on who won it.
@@ -67,7 +69,7 @@ describe('claims across processes', () => {
       const perProcess = racers.map((_, i) => [...claimedBy.values()].filter(([o]) => o === `p${i}`).length)
       console.info(
         `claims: ${RECORDS} records, ${PROCESSES} processes, won per process ${perProcess.join('/')}, ` +
-          `lost races ${lost}, ${Math.round(elapsedMs)} ms (${pg.source})`,
+          `lost races ${lost}, claiming ${slowest} ms (slowest process), ${Math.round(elapsedMs)} ms to all exited (${pg.source})`,
       )
     } finally {
       for (const child of racers) if (child.exitCode === null) child.kill('SIGKILL')
