@@ -21,6 +21,9 @@ const CONFIGS: readonly (readonly [string, string, string])[] = [
   ['packages/tools-codemode', 'src/config.ts', 'CodeModeConfig'],
   ['packages/tools-core', 'src/runtime-config.ts', 'ToolRuntimeConfig'],
   ['packages/tools-mcp', 'src/config.ts', 'McpClientConfig'],
+  ['packages/tools-store-postgres', 'src/config.ts', 'CommonConfig'],
+  ['packages/tools-store-postgres', 'src/config.ts', 'PostgresConnectionStringConfig'],
+  ['packages/tools-store-postgres', 'src/config.ts', 'PostgresPoolConfig'],
 ]
 
 /** The member names of `interface <name>` in `file`, read from its source. */
