@@ -117,7 +117,7 @@ async function runBatch(
         const post = runStages(job.call, StageIndex.POST, StageIndex.PUBLISH)
         if (post instanceof Promise) await post
       }
-      results[job.index] = publishResult(job.call)
+      results[job.index] = await publishResult(job.call)
       job.link?.dispose()
     })
     return published
