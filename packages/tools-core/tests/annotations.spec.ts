@@ -117,3 +117,37 @@ describe('annotations decide retries', () => {
     expect([once.count, twice.count]).toEqual([1, 2])
   })
 })
+
+describe('readOnly decides scheduling', () => {
+  /** A tool whose bodies record how many run at once. */
+  function overlapping(name: string, active: { now: number; peak: number }, extra: object) {
+    return {
+      ...echoTool(name, {
+        execute: async () => {
+          active.now++
+          active.peak = Math.max(active.peak, active.now)
+          await new Promise((resolve) => setImmediate(resolve))
+          active.now--
+          return 'ok'
+        },
+      }),
+      ...extra,
+    }
+  }
+
+  it('executeBatch runs readOnly bodies together, unless isConcurrencySafe says otherwise', async () => {
+    const cases = [
+      [{ annotations: { readOnly: true } }, 3],
+      [{ annotations: { readOnly: true }, isConcurrencySafe: () => false }, 1],
+      [{ annotations: { readOnly: false } }, 1],
+      [{ annotations: { idempotent: true } }, 1],
+    ] as const
+    for (const [extra, peak] of cases) {
+      const ctx = await createRuntime()
+      const active = { now: 0, peak: 0 }
+      ctx.tools.register(overlapping('probe', active, extra))
+      await ctx.tools.executeBatch([call('probe'), call('probe'), call('probe')])
+      expect(active.peak, JSON.stringify(extra)).toBe(peak)
+    }
+  })
+})
