@@ -124,7 +124,12 @@ describe('annotations decide what is re-run', () => {
     expect(once.isError && once.error.message).toMatch(/not annotated `idempotent: true`/)
     startedAborted = []
     ctx.tools.register({ ...slow(true), name: 'slow2' })
-    await ctx.tools.execute({ callId: 'd', name: 'slow2', arguments: {}, signal: new AbortController().signal })
+    await ctx.tools.execute({
+      callId: 'd',
+      name: 'slow2',
+      arguments: {},
+      signal: new AbortController().signal,
+    })
     expect(startedAborted).toHaveLength(3)
   })
 })

@@ -91,7 +91,7 @@ describe('annotations decide retries', () => {
       ctx.on('tools/execute', retryOnce)
       const result = await ctx.tools.execute(call('charge_card'))
       expect(runs.count).toBe(1)
-      expect(result.isError && result.error.info.code).toBe('TOOL_FAILED')
+      expect(result.isError && result.error.info?.code).toBe('TOOL_FAILED')
       expect(result.isError && result.error.message).toMatch(/not annotated `idempotent: true`/)
     }
   })

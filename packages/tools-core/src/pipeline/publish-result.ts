@@ -56,7 +56,9 @@ export function publishResult(call: ToolCall): ToolExecutionResult | Promise<Too
   const budget = call.runtime.budget
   if (budget === undefined) return publish(call, finalized)
   const budgeted = budget.apply(call.execution, finalized)
-  return budgeted instanceof Promise ? budgeted.then((result) => publish(call, result)) : publish(call, budgeted)
+  return budgeted instanceof Promise
+    ? budgeted.then((result) => publish(call, result))
+    : publish(call, budgeted)
 }
 
 function publish(call: ToolCall, result: ToolExecutionResult): ToolExecutionResult {
