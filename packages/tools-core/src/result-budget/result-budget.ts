@@ -10,6 +10,7 @@ import { utf8Length } from './utf8'
 
 /** A text to keep in the durable store once the content is cut. */
 interface Keeping {
+  readonly durable: ToolStateStore
   readonly handle: string
   readonly document: string
 }
@@ -51,28 +52,27 @@ export class ResultBudget {
     if (execution.parent !== undefined || execution.name === READ_RESULT_TOOL_NAME) return result
     const agent: ScopeKey | undefined = execution.agent
     const limit = this.limitFor(execution.name)
-    const durable = this.toolStore()
-    const keeping: { value?: Keeping } = {}
+    // Filled in only when the content is cut: a result that fits costs no store lookup.
+    let keeping: Keeping | undefined
     const content = budgetContent(result.content, limit, (document) => {
       const bytes = utf8Length(document)
       if (bytes > this.store.capacity) {
         return { notKept: `${bytes} bytes exceed the result store (${this.store.capacity} bytes)` }
       }
-      if (durable !== undefined) {
-        keeping.value = { handle: mintHandle(), document }
-        return { handle: keeping.value.handle }
-      }
-      const handle = this.store.put(document, agent, bytes)!
-      return { handle }
+      const durable = this.toolStore()
+      if (durable === undefined) return { handle: this.store.put(document, agent, bytes)! }
+      keeping = { durable, handle: mintHandle(), document }
+      return { handle: keeping.handle }
     })
     if (content === undefined) return result
-    const kept = keeping.value
-    if (durable === undefined || kept === undefined) return withContent(result, content)
-    return keepResult(durable, kept.handle, agent, kept.document, this.config.ttlMs).then(
+    // TypeScript cannot see the callback's assignment.
+    const kept = keeping as Keeping | undefined
+    if (kept === undefined) return withContent(result, content)
+    return keepResult(kept.durable, kept.handle, agent, kept.document, this.config.ttlMs).then(
       () => withContent(result, content),
       (error: unknown) => {
         // Never lose the call's result: cut it again, its markers saying the text was not kept.
-        const note: HandleNote = { notKept: notKeptReason(durable, error) }
+        const note: HandleNote = { notKept: notKeptReason(kept.durable, error) }
         return withContent(result, budgetContent(result.content, limit, () => note)!)
       },
     )
