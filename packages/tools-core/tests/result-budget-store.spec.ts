@@ -259,6 +259,25 @@ describe('an unreachable store', () => {
     expect(result.isError && result.error.info?.code).toBe('ABORTED')
   })
 
+  it("a caller's abort ends the wait for a store that never answers: the result comes back, cut", async () => {
+    const store = brokenStore('stuck-db')
+    let writes = 0
+    store.create = () => {
+      writes++
+      return new Promise<never>(() => {})
+    }
+    const ctx = await runtime(store)
+    const controller = new AbortController()
+    const pending = ctx.tools.execute(call('big', { text: BIG }, { signal: controller.signal }))
+    while (writes === 0) await new Promise((resolve) => setImmediate(resolve))
+    controller.abort()
+    const result = await pending
+    expect(textOf(result)).toMatch(
+      /full result not kept: the call was aborted before the tool state store "stuck-db" kept it/,
+    )
+    expect(handleOf(result)).toBeUndefined()
+  })
+
   it('a small result never touches the store', async () => {
     const store = brokenStore()
     const ctx = await runtime(store)

@@ -5,7 +5,7 @@ import type { ResolvedResultBudget } from './config'
 import type { HandleNote } from './markers'
 import { READ_RESULT_TOOL_NAME } from './read-result-tool'
 import { mintHandle, ResultStore, type StoreLookup } from './result-store'
-import { keepResult, notKeptReason, readResult } from './stored-results'
+import { keepForCall, readResult } from './stored-results'
 import { utf8Length } from './utf8'
 
 /** A text to keep in the durable store once the content is cut. */
@@ -43,7 +43,8 @@ export class ResultBudget {
   /**
    * The result with its content cut to the tool's cap (the same object when it fits). A
    * promise only when the text goes to a `ToolStateStore`; it never rejects: when the store
-   * cannot keep the text, the result is still returned, cut, its markers saying so.
+   * cannot keep the text (or the caller aborts before it has), the result is still returned,
+   * cut, its markers saying so.
    */
   apply(
     execution: ToolExecution,
@@ -68,11 +69,12 @@ export class ResultBudget {
     // TypeScript cannot see the callback's assignment.
     const kept = keeping as Keeping | undefined
     if (kept === undefined) return withContent(result, content)
-    return keepResult(kept.durable, kept.handle, agent, kept.document, this.config.ttlMs).then(
-      () => withContent(result, content),
-      (error: unknown) => {
+    const { durable, handle, document } = kept
+    return keepForCall(durable, handle, agent, document, this.config.ttlMs, execution.signal).then(
+      (notKept) => {
+        if (notKept === undefined) return withContent(result, content)
         // Never lose the call's result: cut it again, its markers saying the text was not kept.
-        const note: HandleNote = { notKept: notKeptReason(kept.durable, error) }
+        const note: HandleNote = { notKept }
         return withContent(result, budgetContent(result.content, limit, () => note)!)
       },
     )

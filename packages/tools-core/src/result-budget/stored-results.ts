@@ -78,6 +78,34 @@ export async function keepResult(
 }
 
 /**
+ * {@link keepResult} for one call: resolves `undefined` once the text is kept, else with why it
+ * was not (for the markers) — the store failed, or the caller aborted while the store had not
+ * answered (a store that hangs must not hold an aborted call). Never rejects. An abandoned write
+ * may still land later; its record is never named to anyone and expires with the ttl.
+ */
+export function keepForCall(
+  store: ToolStateStore,
+  handle: string,
+  agent: ScopeKey | undefined,
+  text: string,
+  ttlMs: number,
+  signal: AbortSignal,
+): Promise<string | undefined> {
+  const aborted = () => `the call was aborted before the tool state store "${labelOf(store)}" kept it`
+  if (signal.aborted) return Promise.resolve(aborted())
+  return new Promise((resolve) => {
+    const abandon = () => resolve(aborted())
+    signal.addEventListener('abort', abandon, { once: true })
+    keepResult(store, handle, agent, text, ttlMs)
+      .then(
+        () => resolve(undefined),
+        (error: unknown) => resolve(notKeptReason(store, error)),
+      )
+      .finally(() => signal.removeEventListener('abort', abandon))
+  })
+}
+
+/**
  * The text behind `handle` for `agent`. Another agent's record is at another address, so it
  * reads as "not found", exactly like a handle that never existed; a record past its expiry
  * reads as "expired" (once the store sweeps it, as "not found"). Rejects with a
