@@ -278,6 +278,24 @@ describe('an unreachable store', () => {
     expect(handleOf(result)).toBeUndefined()
   })
 
+  it('read_result on a store that never answers ends ABORTED when the caller aborts', async () => {
+    const store = brokenStore()
+    let reads = 0
+    store.get = () => {
+      reads++
+      return new Promise<never>(() => {})
+    }
+    const ctx = await runtime(store)
+    const controller = new AbortController()
+    const pending = ctx.tools.execute(
+      call(READ_RESULT_TOOL_NAME, { handle: 'res_whatever' }, { signal: controller.signal }),
+    )
+    while (reads === 0) await new Promise((resolve) => setImmediate(resolve))
+    controller.abort()
+    const result = await pending
+    expect(result.isError && result.error.info?.code).toBe('ABORTED')
+  })
+
   it('a small result never touches the store', async () => {
     const store = brokenStore()
     const ctx = await runtime(store)

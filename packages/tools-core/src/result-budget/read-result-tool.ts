@@ -1,5 +1,5 @@
 import { type JsonSchemaNode, type JsonValue, ToolArgsError } from '@dsh/tools-schema'
-import { ToolFailedError } from '../errors'
+import { ToolAbortedError, ToolFailedError } from '../errors'
 import type { ToolDefinition } from '../types'
 import type { StoreLookup } from './result-store'
 import { prefixEnd } from './utf8'
@@ -71,6 +71,17 @@ function pageOf(args: ReadResultArgs, found: StoreLookup, pageBytes: number): Js
   return page as unknown as JsonValue
 }
 
+/** `pending`, or `ABORTED` once `signal` aborts first: a store that never answers must not hold an aborted call. */
+function unlessAborted<T>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
+  const aborted = () => new ToolAbortedError('read_result was aborted before the tool state store answered')
+  if (signal.aborted) return Promise.reject(aborted())
+  return new Promise<T>((resolve, reject) => {
+    const abandon = () => reject(aborted())
+    signal.addEventListener('abort', abandon, { once: true })
+    pending.then(resolve, reject).finally(() => signal.removeEventListener('abort', abandon))
+  })
+}
+
 /**
  * The `read_result` tool over a lookup (this process's LRU, or the `ToolStateStore`, whose
  * failure ends the call `STORE_UNAVAILABLE` naming the store). Offsets and `limit` count UTF-16 code units (JavaScript
@@ -109,9 +120,8 @@ export function readResultTool(
         throw new ToolArgsError([{ path: '$.limit', message: 'must be ≥ 1' }])
       }
       const found = lookup(args.handle, exec.agent)
-      return found instanceof Promise
-        ? found.then((lookedUp) => pageOf(args, lookedUp, pageBytes()))
-        : pageOf(args, found, pageBytes())
+      if (!(found instanceof Promise)) return pageOf(args, found, pageBytes())
+      return unlessAborted(found, exec.signal).then((lookedUp) => pageOf(args, lookedUp, pageBytes()))
     },
     isConcurrencySafe: () => true,
   }
