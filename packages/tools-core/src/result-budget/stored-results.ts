@@ -29,7 +29,7 @@ function reasonOf(error: unknown): string {
  * What a failed store call becomes: the store's own `StoreUnavailableError` as is, anything
  * else (a store that breaks the seam's contract) wrapped into one that names the store.
  */
-export function storeFailure(store: ToolStateStore, error: unknown): StoreUnavailableError {
+function storeFailure(store: ToolStateStore, error: unknown): StoreUnavailableError {
   if (isToolsError(error) && error.code === ToolErrorCode.STORE_UNAVAILABLE) {
     return error as StoreUnavailableError
   }
@@ -39,7 +39,7 @@ export function storeFailure(store: ToolStateStore, error: unknown): StoreUnavai
 }
 
 /** The store's label, defensively: a broken store must not break the message about it. */
-export function labelOf(store: ToolStateStore): string {
+function labelOf(store: ToolStateStore): string {
   try {
     return String(store.label)
   } catch {
@@ -48,12 +48,12 @@ export function labelOf(store: ToolStateStore): string {
 }
 
 /** The marker note when the store could not keep a text (the result itself is still returned). */
-export function notKeptReason(store: ToolStateStore, error: unknown): string {
+function notKeptReason(store: ToolStateStore, error: unknown): string {
   return `the tool state store "${labelOf(store)}" could not keep it (${reasonOf(error)})`
 }
 
 /** Keep `text` under `handle` for `agent` until `now + ttlMs`; rejects with a `StoreUnavailableError`. */
-export async function keepResult(
+async function keepResult(
   store: ToolStateStore,
   handle: string,
   agent: ScopeKey | undefined,
