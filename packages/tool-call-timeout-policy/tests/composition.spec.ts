@@ -49,6 +49,8 @@ const flaky = defineTool({
   description: 'slow twice, then fast',
   parameters: {},
   timeoutMs: 30,
+  // A retry may run the body again only because the tool says that is safe (SPEC §13.2).
+  annotations: { idempotent: true },
   output: { schema: { type: 'string' }, render: (_args, value) => [{ type: 'text', text: value }] },
   async execute(_args, exec): Promise<string> {
     startedAborted.push(exec.signal.aborted)
@@ -83,5 +85,51 @@ describe('composition with a retry wrapper (listener order = registration order)
     const result = await call()
     expect(startedAborted).toEqual([false, false, false])
     expect(result).toMatchObject({ isError: false, value: 'attempt 3' })
+  })
+})
+
+describe('annotations decide what is re-run', () => {
+  /** Never answers in time; counts its bodies. */
+  const slow = (idempotent: boolean) =>
+    defineTool({
+      name: 'slow',
+      description: 'always too slow',
+      parameters: {},
+      timeoutMs: 20,
+      ...(idempotent ? { annotations: { idempotent: true } } : {}),
+      output: { schema: { type: 'string' }, render: (_args, value) => [{ type: 'text', text: value }] },
+      async execute(_args, exec): Promise<string> {
+        startedAborted.push(exec.signal.aborted)
+        await new Promise((resolve) => exec.signal.addEventListener('abort', resolve, { once: true }))
+        throw new Error('gave up')
+      },
+    })
+  const callSlow = () =>
+    ctx.tools.execute({ callId: 'c', name: 'slow', arguments: {}, signal: new AbortController().signal })
+
+  it('the timeout policy alone never runs a timed-out body again', async () => {
+    await ctx.plugin(timeoutPolicy)
+    ctx.tools.register(slow(true))
+    const result = await callSlow()
+    expect(startedAborted).toHaveLength(1)
+    expect(result).toMatchObject({ isError: true, error: { info: { code: 'TOOL_TIMEOUT' } } })
+  })
+
+  it('a retry around the timeout re-runs a timed-out body only when the tool is idempotent', async () => {
+    await ctx.plugin(retry, { attempts: 3 })
+    await ctx.plugin(timeoutPolicy)
+    ctx.tools.register(slow(false))
+    const once = await callSlow()
+    expect(startedAborted).toHaveLength(1)
+    expect(once.isError && once.error.message).toMatch(/not annotated `idempotent: true`/)
+    startedAborted = []
+    ctx.tools.register({ ...slow(true), name: 'slow2' })
+    await ctx.tools.execute({
+      callId: 'd',
+      name: 'slow2',
+      arguments: {},
+      signal: new AbortController().signal,
+    })
+    expect(startedAborted).toHaveLength(3)
   })
 })

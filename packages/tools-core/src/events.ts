@@ -25,6 +25,8 @@ declare module '@deepseek-ai/cordis' {
     /**
      * Around-dispatch waterfall (timeouts, retries, metrics). A wrapper hands the signal the rest
      * of the chain should run under to `next(signal)`; `next()` hands on the one it received.
+     * Calling `next()` again after the body ran (a retry) runs the body again only for a tool
+     * annotated `idempotent: true`; otherwise it resolves to a `TOOL_FAILED` result and no body runs.
      */
     'tools/execute'(
       execution: ToolDispatchExecution,

@@ -3,6 +3,7 @@ import { ToolRegistrationError } from './errors'
 import { readValueLimits, type ValueLimits } from './pipeline/value-limits'
 import { type ResultBudgetConfig, validateResultBudget } from './result-budget/config'
 import { ResultBudget } from './result-budget/result-budget'
+import type { ToolStateStore } from './store/tool-state-store'
 import type { ToolPresentationMode } from './types'
 
 /** Config of the `ToolRuntime` service. */
@@ -95,7 +96,11 @@ export function validateConfig(value: unknown): ConfigValidationResult<ToolRunti
   return { value: { ...(value as object), mode } }
 }
 
-export function resolveBudget(config: ToolRuntimeConfig | undefined): ResultBudget | undefined {
+/** The validated budget, keeping texts in the store `toolStore()` finds at each cut (if any). */
+export function resolveBudget(
+  config: ToolRuntimeConfig | undefined,
+  toolStore?: () => ToolStateStore | undefined,
+): ResultBudget | undefined {
   if (config?.resultBudget === undefined) return undefined
   const checked = validateResultBudget(config.resultBudget)
   if (Array.isArray(checked)) {
@@ -103,5 +108,5 @@ export function resolveBudget(config: ToolRuntimeConfig | undefined): ResultBudg
       `invalid resultBudget: ${checked.map((issue) => issue.message).join('; ')}`,
     )
   }
-  return new ResultBudget(checked)
+  return new ResultBudget(checked, toolStore)
 }

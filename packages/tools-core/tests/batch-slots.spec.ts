@@ -16,6 +16,8 @@ function loggedTool(log: string[], active = { now: 0, peak: 0 }) {
       },
     },
     isConcurrencySafe: () => true,
+    // Idempotent: the retry test runs each body twice, which only an idempotent tool allows.
+    annotations: { idempotent: true },
     async execute(args) {
       log.push(`body:${args.id}`)
       active.now++

@@ -89,15 +89,16 @@ describe('tools/execute signal flow: next(signal)', () => {
   it('a retry passes a fresh signal per attempt; each body runs under the signal of its own attempt', async () => {
     const ctx = await createRuntime()
     const abortedAtStart: boolean[] = []
-    ctx.tools.register(
-      echoTool('flaky', {
+    ctx.tools.register({
+      ...echoTool('flaky', {
         execute: (_args, exec) => {
           abortedAtStart.push(exec.signal.aborted)
           if (abortedAtStart.length === 1) throw new Error('first attempt fails')
           return 'second'
         },
       }),
-    )
+      annotations: { idempotent: true },
+    })
     ctx.on('tools/execute', async (_exec, next) => {
       const expired = new AbortController()
       expired.abort(new Error('first attempt ran out of time'))

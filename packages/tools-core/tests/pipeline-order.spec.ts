@@ -429,18 +429,19 @@ describe('pipeline order', () => {
       expect(bodies).toBe(0)
     })
 
-    it('a wrapper that retries re-runs the body', async () => {
+    it('a wrapper that retries re-runs the body of an idempotent tool', async () => {
       const ctx = await createRuntime()
       let runs = 0
-      ctx.tools.register(
-        echoTool('flaky', {
+      ctx.tools.register({
+        ...echoTool('flaky', {
           execute: () => {
             runs++
             if (runs === 1) throw new Error('first attempt fails')
             return 'second attempt'
           },
         }),
-      )
+        annotations: { idempotent: true },
+      })
       ctx.on('tools/execute', async (_exec, next) => {
         const first = await next()
         return first.isError ? next() : first

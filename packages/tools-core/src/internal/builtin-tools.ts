@@ -20,7 +20,10 @@ export function builtinTools(
   })
   const builtins: BuiltinTool[] = [{ tool: compileTool(search), present: (_agent, deferring) => deferring }]
   if (budget !== undefined) {
-    const read = readResultTool(budget.store, () => budget.limitFor(READ_RESULT_TOOL_NAME))
+    const read = readResultTool(
+      (handle, agent) => budget.lookup(handle, agent),
+      () => budget.limitFor(READ_RESULT_TOOL_NAME),
+    )
     builtins.unshift({ tool: compileTool(read), present: () => true })
   }
   return Object.freeze(builtins)

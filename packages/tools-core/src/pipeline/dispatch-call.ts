@@ -41,7 +41,7 @@ function adopt(call: ToolCall, returned: unknown): ToolExecutionResult | Promise
  * The `tools/execute` around-waterfall. Level `i` gets its own view carrying the signal level
  * `i - 1` passed on; `next(signal)` hands `signal` to the next level (`next()` hands on the
  * view's current signal). Each level builds its `next` afresh, so a wrapper that calls it twice
- * (a retry) re-runs the rest of the chain.
+ * (a retry) re-runs the rest of the chain — the body itself only for an idempotent tool (`runBody`).
  */
 function runWrappers(
   call: ToolCall,

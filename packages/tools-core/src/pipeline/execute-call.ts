@@ -22,8 +22,12 @@ export function executeCall(
   lifetimes?.add(call)
   const outcome = runStages(call, StageIndex.PREPARE, StageIndex.PUBLISH)
   if (!(outcome instanceof Promise)) {
-    lifetimes?.delete(call)
-    return Promise.resolve(publishResult(call))
+    const published = publishResult(call)
+    if (!(published instanceof Promise)) {
+      lifetimes?.delete(call)
+      return Promise.resolve(published)
+    }
+    return lifetimes === undefined ? published : lifetimes.follow(call, published)
   }
   const pipeline = outcome.then(() => publishResult(call))
   return lifetimes === undefined ? pipeline : lifetimes.follow(call, pipeline)

@@ -44,20 +44,26 @@ function finalizeContent(call: ToolCall, result: ToolExecutionResult): ToolExecu
  * decision's), run `finalizeContent` at most once (not after a replacement), cut the content to the result budget
  * (when one is configured), freeze the authoritative result and notify
  * the observe-only `tools/result` listeners. A throwing listener is reported, never propagated.
+ * Asynchronous only while a cut result's full text is written to the `ToolStateStore`.
  */
-export function publishResult(call: ToolCall): ToolExecutionResult {
+export function publishResult(call: ToolCall): ToolExecutionResult | Promise<ToolExecutionResult> {
   // Published already: the grace bound of a disposal gave the caller `ABORTED` before the
   // pipeline unwound; what it produced since is discarded.
   if (call.published !== undefined) return call.published
-  let result: ToolExecutionResult
-  if (call.ended !== undefined) {
-    // A disposal ended the call: `ABORTED`, whatever the stages in flight produced.
-    result = failureOf(call.ended)
-  } else {
-    const finalized = finalizeContent(call, attachContexts(call, call.result!))
-    const budget = call.runtime.budget
-    result = budget === undefined ? finalized : budget.apply(call.execution, finalized)
-  }
+  // A disposal ended the call: `ABORTED`, whatever the stages in flight produced.
+  if (call.ended !== undefined) return publish(call, failureOf(call.ended))
+  const finalized = finalizeContent(call, attachContexts(call, call.result!))
+  const budget = call.runtime.budget
+  if (budget === undefined) return publish(call, finalized)
+  const budgeted = budget.apply(call.execution, finalized)
+  return budgeted instanceof Promise
+    ? budgeted.then((result) => publish(call, result))
+    : publish(call, budgeted)
+}
+
+function publish(call: ToolCall, result: ToolExecutionResult): ToolExecutionResult {
+  // The grace bound may have passed while the store kept the text: the `ABORTED` result stands.
+  if (call.published !== undefined) return call.published
   call.published = result
   notify(call, 'tools/result', result)
   return result

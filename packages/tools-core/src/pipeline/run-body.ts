@@ -117,6 +117,14 @@ export function runBody(
     )
   }
   const tool = call.tool!
+  // Annotations are the one source of effects (SPEC §13.2): a wrapper calling `next()` again (a
+  // retry) runs the body a second time only for a tool annotated `idempotent: true`.
+  if (call.bodyStarted && tool.definition.annotations?.idempotent !== true) {
+    return refused(
+      call,
+      `\`${call.execution.name}\` ran once in this call and is not annotated \`idempotent: true\`, so a tools/execute listener cannot run it again`,
+    )
+  }
   const context = bodyContext(call, current)
   call.bodyStarted = true
   notifyStage(call, Stage.BODY_START)

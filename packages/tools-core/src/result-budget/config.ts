@@ -6,8 +6,16 @@ export interface ResultBudgetConfig {
   readonly maxContentBytes: number
   /** Per-tool caps that replace `maxContentBytes` for the named tools. */
   readonly perTool?: { readonly [name: string]: number }
-  /** How many bytes of full results the handle store keeps (LRU); default 32 MiB. */
+  /**
+   * How many bytes of full results the in-memory handle store keeps (LRU); default 32 MiB.
+   * With a `ToolStateStore` loaded it is the largest single text kept there.
+   */
   readonly storeBytes?: number
+  /**
+   * How long (ms) a full text kept in a `ToolStateStore` (`ctx.toolStore`) stays readable
+   * through its handle, from any process sharing the store; default 24 hours. Unused without a store.
+   */
+  readonly ttlMs?: number
 }
 
 /** The validated budget with defaults filled in. */
@@ -15,15 +23,19 @@ export interface ResolvedResultBudget {
   readonly maxContentBytes: number
   readonly perTool: ReadonlyMap<string, number>
   readonly storeBytes: number
+  readonly ttlMs: number
 }
 
 /** Default `storeBytes`: 32 MiB of full results. */
 export const DEFAULT_STORE_BYTES = 32 * 1024 * 1024
 
+/** Default `ttlMs`: a full text kept in a `ToolStateStore` stays readable for 24 hours. */
+export const DEFAULT_RESULT_TTL_MS = 24 * 60 * 60 * 1000
+
 /** The smallest budget accepted: room for a marker and a little of the text around it. */
 export const MIN_CONTENT_BYTES = 256
 
-function isBytes(value: unknown, min: number): value is number {
+function isIntegerAtLeast(value: unknown, min: number): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= min
 }
 
@@ -33,16 +45,19 @@ export function validateResultBudget(value: unknown): ResolvedResultBudget | Con
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return [{ message: 'resultBudget must be an object', path: at() }]
   }
-  const { maxContentBytes, perTool, storeBytes } = value as Record<string, unknown>
+  const { maxContentBytes, perTool, storeBytes, ttlMs } = value as Record<string, unknown>
   const issues: ConfigIssue[] = []
-  if (!isBytes(maxContentBytes, MIN_CONTENT_BYTES)) {
+  if (!isIntegerAtLeast(maxContentBytes, MIN_CONTENT_BYTES)) {
     issues.push({
       message: `maxContentBytes must be an integer ≥ ${MIN_CONTENT_BYTES}`,
       path: at('maxContentBytes'),
     })
   }
-  if (storeBytes !== undefined && !isBytes(storeBytes, 1)) {
+  if (storeBytes !== undefined && !isIntegerAtLeast(storeBytes, 1)) {
     issues.push({ message: 'storeBytes must be a positive integer', path: at('storeBytes') })
+  }
+  if (ttlMs !== undefined && !isIntegerAtLeast(ttlMs, 1)) {
+    issues.push({ message: 'ttlMs must be a positive integer of milliseconds', path: at('ttlMs') })
   }
   const perToolMap = new Map<string, number>()
   if (perTool !== undefined) {
@@ -50,7 +65,7 @@ export function validateResultBudget(value: unknown): ResolvedResultBudget | Con
       issues.push({ message: 'perTool must be an object of tool name → bytes', path: at('perTool') })
     } else {
       for (const [name, bytes] of Object.entries(perTool)) {
-        if (isBytes(bytes, MIN_CONTENT_BYTES)) perToolMap.set(name, bytes)
+        if (isIntegerAtLeast(bytes, MIN_CONTENT_BYTES)) perToolMap.set(name, bytes)
         else
           issues.push({
             message: `perTool.${name} must be an integer ≥ ${MIN_CONTENT_BYTES}`,
@@ -64,5 +79,6 @@ export function validateResultBudget(value: unknown): ResolvedResultBudget | Con
     maxContentBytes: maxContentBytes as number,
     perTool: perToolMap,
     storeBytes: (storeBytes as number | undefined) ?? DEFAULT_STORE_BYTES,
+    ttlMs: (ttlMs as number | undefined) ?? DEFAULT_RESULT_TTL_MS,
   }
 }

@@ -1,7 +1,7 @@
 import { type JsonSchemaNode, type JsonValue, ToolArgsError } from '@dsh/tools-schema'
-import { ToolFailedError } from '../errors'
+import { ToolAbortedError, ToolFailedError } from '../errors'
 import type { ToolDefinition } from '../types'
-import type { ResultStore } from './result-store'
+import type { StoreLookup } from './result-store'
 import { prefixEnd } from './utf8'
 
 /** The name of the paging tool the runtime registers when `resultBudget` is set. */
@@ -41,14 +41,56 @@ function renderPage(page: ReadResultPage): string {
   return `[read_result ${page.handle}: characters ${page.offset}–${end} of ${page.totalChars}; ${next}]\n${page.text}`
 }
 
+/** Where `read_result` finds the text behind a handle (see `ResultBudget.lookup`). */
+export type ResultLookup = (handle: string, agent: string | undefined) => StoreLookup | Promise<StoreLookup>
+
+function pageOf(args: ReadResultArgs, found: StoreLookup, pageBytes: number): JsonValue {
+  if (!found.found) {
+    throw new ToolFailedError(
+      found.reason === 'expired'
+        ? `result handle \`${args.handle}\` has expired (evicted from the result store); run the tool again`
+        : `result handle \`${args.handle}\` not found`,
+    )
+  }
+  const text = found.text
+  const offset = Math.min(args.offset ?? 0, text.length)
+  const limit = Math.min(args.limit ?? text.length, text.length - offset)
+  let end = prefixEnd(text.slice(offset, offset + limit), pageBytes) + offset
+  // Always make progress: a single code point larger than the page still comes back whole.
+  if (end === offset && limit > 0) end = prefixEnd(text, 4, offset)
+  if (end === offset && limit > 0) end = offset + 1
+  const last = text.charCodeAt(end - 1)
+  if (end - 1 > offset && end < text.length && last >= 0xd800 && last <= 0xdbff) end--
+  const page: ReadResultPage = {
+    handle: args.handle,
+    offset,
+    nextOffset: end >= text.length ? null : end,
+    totalChars: text.length,
+    text: text.slice(offset, end),
+  }
+  return page as unknown as JsonValue
+}
+
+/** `pending`, or `ABORTED` once `signal` aborts first: a store that never answers must not hold an aborted call. */
+function unlessAborted<T>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
+  const aborted = () => new ToolAbortedError('read_result was aborted before the tool state store answered')
+  if (signal.aborted) return Promise.reject(aborted())
+  return new Promise<T>((resolve, reject) => {
+    const abandon = () => reject(aborted())
+    signal.addEventListener('abort', abandon, { once: true })
+    pending.then(resolve, reject).finally(() => signal.removeEventListener('abort', abandon))
+  })
+}
+
 /**
- * The `read_result` tool over a store. Offsets and `limit` count UTF-16 code units (JavaScript
+ * The `read_result` tool over a lookup (this process's LRU, or the `ToolStateStore`, whose
+ * failure ends the call `STORE_UNAVAILABLE` naming the store). Offsets and `limit` count UTF-16 code units (JavaScript
  * string indices), so pages concatenate to the exact original text; a page also stops before
  * `pageBytes` UTF-8 bytes (and never inside a surrogate pair), so it fits the budget that cut
  * the result. `nextOffset` is where the next page starts (`null` at the end).
  */
 export function readResultTool(
-  store: ResultStore,
+  lookup: ResultLookup,
   pageBytes: () => number,
 ): ToolDefinition<ReadResultArgs, JsonValue> {
   return {
@@ -77,31 +119,9 @@ export function readResultTool(
       if (args.limit !== undefined && args.limit < 1) {
         throw new ToolArgsError([{ path: '$.limit', message: 'must be ≥ 1' }])
       }
-      const found = store.get(args.handle, exec.agent)
-      if (!found.found) {
-        throw new ToolFailedError(
-          found.reason === 'expired'
-            ? `result handle \`${args.handle}\` has expired (evicted from the result store); run the tool again`
-            : `result handle \`${args.handle}\` not found`,
-        )
-      }
-      const text = found.text
-      const offset = Math.min(args.offset ?? 0, text.length)
-      const limit = Math.min(args.limit ?? text.length, text.length - offset)
-      let end = prefixEnd(text.slice(offset, offset + limit), pageBytes()) + offset
-      // Always make progress: a single code point larger than the page still comes back whole.
-      if (end === offset && limit > 0) end = prefixEnd(text, 4, offset)
-      if (end === offset && limit > 0) end = offset + 1
-      const last = text.charCodeAt(end - 1)
-      if (end - 1 > offset && end < text.length && last >= 0xd800 && last <= 0xdbff) end--
-      const page: ReadResultPage = {
-        handle: args.handle,
-        offset,
-        nextOffset: end >= text.length ? null : end,
-        totalChars: text.length,
-        text: text.slice(offset, end),
-      }
-      return page as unknown as JsonValue
+      const found = lookup(args.handle, exec.agent)
+      if (!(found instanceof Promise)) return pageOf(args, found, pageBytes())
+      return unlessAborted(found, exec.signal).then((lookedUp) => pageOf(args, lookedUp, pageBytes()))
     },
     isConcurrencySafe: () => true,
   }

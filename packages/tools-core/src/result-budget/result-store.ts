@@ -15,7 +15,8 @@ export type StoreLookup =
 /** How many evicted handles are remembered, to tell "expired" from "never existed". */
 const TOMBSTONES = 4096
 
-function mintHandle(): string {
+/** A new unguessable handle (128 random bits). */
+export function mintHandle(): string {
   const bytes = new Uint8Array(16)
   globalThis.crypto.getRandomValues(bytes)
   return `res_${Buffer.from(bytes).toString('base64url')}`

@@ -117,7 +117,9 @@ async function runBatch(
         const post = runStages(job.call, StageIndex.POST, StageIndex.PUBLISH)
         if (post instanceof Promise) await post
       }
-      results[job.index] = publishResult(job.call)
+      const publication = publishResult(job.call)
+      // A promise only while a cut result's text is written to the store: no extra hop otherwise.
+      results[job.index] = publication instanceof Promise ? await publication : publication
       job.link?.dispose()
     })
     return published
