@@ -21,6 +21,7 @@ const CONFIGS: readonly (readonly [string, string, string])[] = [
   ['packages/tools-codemode', 'src/config.ts', 'CodeModeConfig'],
   ['packages/tools-core', 'src/runtime-config.ts', 'ToolRuntimeConfig'],
   ['packages/tools-mcp', 'src/config.ts', 'McpClientConfig'],
+  ['packages/tools-store-sqlite', 'src/config.ts', 'SqliteToolStoreConfigInput'],
 ]
 
 /** The member names of `interface <name>` in `file`, read from its source. */

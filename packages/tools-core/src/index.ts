@@ -127,6 +127,13 @@ export {
   type StandardResult,
   type StandardSchemaV1,
 } from './standard-schema'
+export { storeConformanceCases } from './store/conformance/store-conformance-cases'
+// The store conformance kit (SPEC §13.1).
+export type {
+  OpenedToolStateStore,
+  StoreConformanceCase,
+  StoreConformanceHarness,
+} from './store/conformance/store-conformance-harness'
 export { MemoryToolStore } from './store/memory-tool-store'
 export type {
   NewStoredRecord,
