@@ -129,6 +129,26 @@ describe('the store unreachable', () => {
   })
 })
 
+describe('a resume aborted before the body started', () => {
+  it('gives the ticket back: a later resume runs the call', async () => {
+    const ctx = await approvalsRuntime()
+    const runs: string[] = []
+    ctx.tools.register(deployTool(runs))
+    const ticket = await approved(ctx)
+    const controller = new AbortController()
+    // A guard that aborts the resume's own signal: the call is past its claim, before its body.
+    ctx.tools.guard(() => {
+      controller.abort()
+      return undefined
+    })
+    const aborted = await ctx.tools.resume(ticket, { signal: controller.signal })
+    expect(aborted).toMatchObject({ isError: true, error: { info: { code: 'ABORTED_BEFORE_DISPATCH' } } })
+    expect((await ctx.approvals.get(ticket))?.status).toBe('approved')
+    expect(await ctx.tools.resume(ticket, { signal: signal() })).toMatchObject({ value: 'deployed prod' })
+    expect(runs).toEqual(['prod'])
+  })
+})
+
 describe('executeBatch', () => {
   it('an asked call suspends alone; its siblings complete', async () => {
     const ctx = await approvalsRuntime()

@@ -76,6 +76,15 @@ export async function storeOutcome(
   return true
 }
 
+/** Give a claim back (`running → approved`, no lease): the call did not start. */
+async function release(service: DurableApprovalService, claim: HeldClaim): Promise<void> {
+  await service.store.update(claim.ref, claim.record.version, {
+    state: ApprovalState.APPROVED,
+    lease: null,
+    updatedAt: Date.now(),
+  })
+}
+
 /** Run a claimed call from the guards to publication, then store its result. */
 export async function runClaimed(
   runtime: PipelineRuntime,
@@ -101,6 +110,12 @@ export async function runClaimed(
     await stop()
   }
   try {
+    // Aborted before its body started: nothing happened, so the ticket goes back to `approved`
+    // for a later resume instead of storing an abort as its final outcome.
+    if (!call.bodyStarted && result.isError && result.error.info?.code === 'ABORTED_BEFORE_DISPATCH') {
+      await release(service, claim)
+      return result
+    }
     if (!(await storeOutcome(service, claim, data, result)))
       runtime.report(
         `approval ${claim.ref.key}: another process took the claim over; its result was not stored`,
