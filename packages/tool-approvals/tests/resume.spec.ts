@@ -1,4 +1,4 @@
-import type { ToolExecutionResult, ToolFailure } from '@dsh/tools-core'
+import { createScope, type ToolExecutionResult, type ToolFailure } from '@dsh/tools-core'
 import { describe, expect, it } from 'vitest'
 import type { ApprovalView } from '../src/index'
 import { approvalsRuntime, call, deployTool, echoTool, signal } from './fixtures/approvals-runtime'
@@ -58,13 +58,22 @@ describe('suspend', () => {
     expect(runs).toEqual([])
   })
 
-  it('a throwing approvals/pending listener breaks nothing', async () => {
+  it('throwing and rejecting approvals/* listeners break nothing', async () => {
     const ctx = await approvalsRuntime()
-    ctx.tools.register(deployTool([]))
-    ctx.on('approvals/pending', () => {
-      throw new Error('listener bug')
-    })
-    pendingOf(await ctx.tools.execute(call('deploy', { target: 'prod' })))
+    const runs: string[] = []
+    ctx.tools.register(deployTool(runs))
+    for (const event of ['approvals/pending', 'approvals/decided'] as const) {
+      ctx.on(event, () => {
+        throw new Error('listener bug')
+      })
+      ctx.on(event, async () => {
+        throw new Error('async listener bug')
+      })
+    }
+    const { ticket } = pendingOf(await ctx.tools.execute(call('deploy', { target: 'prod' })))
+    await ctx.approvals.decide(ticket, { approve: true, by: 'ana' })
+    expect(await ctx.tools.resume(ticket, { signal: signal() })).toMatchObject({ value: 'deployed prod' })
+    expect(runs).toEqual(['prod'])
   })
 })
 
@@ -176,7 +185,25 @@ describe('resume', () => {
     expect(runs).toEqual([])
   })
 
-  it('a scope resumes only its own tickets; garbage tickets are APPROVAL_INVALID', async () => {
+  it("agent scopes: a ticket names its agent; a scope resumes only its own agent's tickets; the host resumes any", async () => {
+    const ctx = await approvalsRuntime()
+    const runs: string[] = []
+    const alice = createScope(ctx, 'alice')
+    const bob = createScope(ctx, 'bob')
+    alice.ctx.tools.register(deployTool(runs))
+    const { ticket, agent } = pendingOf(await alice.ctx.tools.execute(call('deploy', { target: 'prod' })))
+    expect(agent).toBe('alice')
+    expect((await ctx.approvals.list({ agent: 'bob' })).length).toBe(0)
+    expect((await ctx.approvals.list({ agent: 'alice' })).map((view) => view.ticket)).toEqual([ticket])
+    await ctx.approvals.decide(ticket, { approve: true, by: 'ana' })
+    const refused = await bob.ctx.tools.resume(ticket, { signal: signal() })
+    expect(refused).toMatchObject({ isError: true, error: { info: { code: 'APPROVAL_INVALID' } } })
+    expect(runs).toEqual([])
+    expect(await ctx.tools.resume(ticket, { signal: signal() })).toMatchObject({ value: 'deployed prod' })
+    expect(runs).toEqual(['prod'])
+  })
+
+  it('garbage and unknown tickets are APPROVAL_INVALID', async () => {
     const ctx = await approvalsRuntime()
     ctx.tools.register(echoTool())
     const result = await ctx.tools.resume('apr..nope', { signal: signal() })
