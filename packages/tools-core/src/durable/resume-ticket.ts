@@ -36,6 +36,18 @@ export interface ResumeOptions {
   readonly signal: AbortSignal
 }
 
+/** One resume in progress: what every step of it needs. */
+interface Resumption {
+  readonly runtime: PipelineRuntime
+  readonly service: DurableApprovalService
+  readonly ref: StoredRecordRef
+  /** The lease owner this resume claims as (host, pid and a random part). */
+  readonly owner: string
+  readonly signal: AbortSignal
+  /** The calling ctx's fiber (its disposal ends the resumed call). */
+  readonly fiber: object | undefined
+}
+
 /** A store call; anything it throws becomes `STORE_UNAVAILABLE` naming the store. */
 async function stored<T>(service: DurableApprovalService, operation: () => Promise<T>): Promise<T> {
   try {
@@ -100,14 +112,8 @@ function pendingOf(data: ApprovalTicketData): ToolExecutionResult {
 }
 
 /** One look at the record: a final answer, or `undefined` to look again (a claim race lost, a live lease). */
-async function step(
-  runtime: PipelineRuntime,
-  service: DurableApprovalService,
-  ref: StoredRecordRef,
-  owner: string,
-  signal: AbortSignal,
-  fiber: object | undefined,
-): Promise<ToolExecutionResult | 'wait' | 'again'> {
+async function step(resumption: Resumption): Promise<ToolExecutionResult | 'wait' | 'again'> {
+  const { service, ref } = resumption
   const record = await stored(service, () => service.store.get(ref))
   if (record === undefined)
     return failureOf(
@@ -128,10 +134,10 @@ async function step(
       )
     case ApprovalState.APPROVED:
       if (now >= data.expiresAt) return expired(data)
-      return claimAndRun(runtime, service, ref, record, data, owner, signal, fiber)
+      return claimAndRun(resumption, record, data)
     case ApprovalState.RUNNING:
       if (record.lease !== undefined && record.lease.until > now) return 'wait'
-      return recover(runtime, service, ref, record, data, owner, signal, fiber)
+      return recover(resumption, record, data)
     default:
       return failureOf(
         new ApprovalInvalidError(`approval ${ref.key} is invalid: unknown state \`${record.state}\``),
@@ -141,15 +147,11 @@ async function step(
 
 /** `approved → running` (or a dead `running` taken over) in this process's name, then run. */
 async function claimAndRun(
-  runtime: PipelineRuntime,
-  service: DurableApprovalService,
-  ref: StoredRecordRef,
+  resumption: Resumption,
   record: StoredRecord,
   data: ApprovalTicketData,
-  owner: string,
-  signal: AbortSignal,
-  fiber: object | undefined,
 ): Promise<ToolExecutionResult | 'again'> {
+  const { runtime, service, ref, owner, signal, fiber } = resumption
   const call = await prepareResumed(runtime, data, signal, fiber)
   if (call.result !== undefined) return publishResult(call)
   const now = Date.now()
@@ -170,18 +172,13 @@ async function claimAndRun(
  * tool runs again; any other ends `OUTCOME_UNKNOWN`, stored, so no later resume runs it either.
  */
 async function recover(
-  runtime: PipelineRuntime,
-  service: DurableApprovalService,
-  ref: StoredRecordRef,
+  resumption: Resumption,
   record: StoredRecord,
   data: ApprovalTicketData,
-  owner: string,
-  signal: AbortSignal,
-  fiber: object | undefined,
 ): Promise<ToolExecutionResult | 'again'> {
+  const { runtime, service, ref, owner } = resumption
   const tool = runtime.registry.resolve(data.tool, data.agent === '' ? undefined : data.agent)
-  if (tool?.definition.annotations?.idempotent === true)
-    return claimAndRun(runtime, service, ref, record, data, owner, signal, fiber)
+  if (tool?.definition.annotations?.idempotent === true) return claimAndRun(resumption, record, data)
   const result = failureOf(
     new OutcomeUnknownError(
       `the process running \`${data.tool}\` (approval ${ref.key}) stopped before it finished; whether the call took effect is unknown, and it is not run again because the tool is not annotated \`idempotent\``,
@@ -212,13 +209,19 @@ export async function resumeTicket(
     return failureOf(
       new ApprovalInvalidError(`approval ${ticket} is not a ticket of agent scope \`${scope}\``),
     )
-  const ref: StoredRecordRef = { kind: 'approval', agent, key: ticket }
-  const owner = `${hostname()}/${process.pid}/${randomBytes(6).toString('hex')}`
+  const resumption: Resumption = {
+    runtime,
+    service,
+    ref: { kind: 'approval', agent, key: ticket },
+    owner: `${hostname()}/${process.pid}/${randomBytes(6).toString('hex')}`,
+    signal,
+    fiber,
+  }
   try {
     for (let attempt = 0; ; attempt++) {
       if (signal.aborted)
         return failureOf(new AbortedBeforeDispatchError(`resume of approval ${ticket} aborted before it ran`))
-      const answer = await step(runtime, service, ref, owner, signal, fiber)
+      const answer = await step(resumption)
       if (answer === 'wait') {
         // Another process runs it: wait for its stored result, backing off, bounded by `signal`.
         await waitFor(Math.min(500, 10 * 2 ** Math.min(attempt, 6)), signal)
