@@ -111,7 +111,7 @@ function pendingOf(data: ApprovalTicketData): ToolExecutionResult {
   })
 }
 
-/** One look at the record: a final answer, or `undefined` to look again (a claim race lost, a live lease). */
+/** One look at the record: a final answer, `'wait'` (another process holds a live lease) or `'again'` (a claim race lost). */
 async function step(resumption: Resumption): Promise<ToolExecutionResult | 'wait' | 'again'> {
   const { service, ref } = resumption
   const record = await stored(service, () => service.store.get(ref))
