@@ -47,6 +47,18 @@ export interface ApprovalEvents {
   decided(view: ApprovalView): void
 }
 
+/** The record's data, or `undefined` when its text is not an approval (corrupted in the store). */
+function dataOf(record: StoredRecord): ApprovalTicketData | undefined {
+  try {
+    const data = JSON.parse(record.data) as ApprovalTicketData | null
+    return typeof data === 'object' && data !== null && data.v === 1 && typeof data.ticket === 'string'
+      ? data
+      : undefined
+  } catch {
+    return undefined
+  }
+}
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
@@ -131,7 +143,11 @@ export class ApprovalBook implements DurableApprovalService {
   }
 
   private read(record: StoredRecord): ApprovalTicketData {
-    const data = JSON.parse(record.data) as ApprovalTicketData
+    const data = dataOf(record)
+    if (data === undefined)
+      throw new ApprovalDecisionError(
+        `approval ${record.key}: its stored record is unreadable; it cannot be decided`,
+      )
     if (argumentsHash(data.arguments) !== data.argumentsHash)
       throw new ApprovalDecisionError(
         `approval ${record.key}: its stored arguments were altered; it cannot be decided`,
@@ -149,7 +165,11 @@ export class ApprovalBook implements DurableApprovalService {
       }),
     )
     const now = Date.now()
-    return records.map((record) => viewOf(record, JSON.parse(record.data) as ApprovalTicketData, now))
+    // A record corrupted in the store is left out of listings (its resume is APPROVAL_INVALID).
+    return records.flatMap((record) => {
+      const data = dataOf(record)
+      return data === undefined ? [] : [viewOf(record, data, now)]
+    })
   }
 
   /** One approval, or `undefined` when the ticket is unknown (or swept). */
@@ -157,9 +177,8 @@ export class ApprovalBook implements DurableApprovalService {
     const ref = this.refOf(ticket)
     if (ref === undefined) return undefined
     const record = await this.stored(() => this.store.get(ref))
-    return record === undefined
-      ? undefined
-      : viewOf(record, JSON.parse(record.data) as ApprovalTicketData, Date.now())
+    const data = record === undefined ? undefined : dataOf(record)
+    return data === undefined ? undefined : viewOf(record!, data, Date.now())
   }
 
   /**

@@ -117,4 +117,24 @@ describe('a record altered in the store is refused as APPROVAL_INVALID', () => {
     other.tools.register(deployTool(runs))
     await expectInvalid(other, ticket, runs, /signed with another key/)
   })
+
+  it('a record whose text is not an approval any more: left out of listings, refused by decide and resume', async () => {
+    const ctx = await approvalsRuntime()
+    const runs: string[] = []
+    ctx.tools.register(deployTool(runs))
+    const result = (await ctx.tools.execute(call('deploy', { target: 'prod' }))) as ToolFailure
+    const ticket = result.pending!.ticket
+    const store = ctx.get('toolStore') as ToolStateStore
+    const ref: StoredRecordRef = { kind: 'approval', agent: '', key: ticket }
+    const record = (await store.get(ref))!
+    await store.update(ref, record.version, {
+      state: 'pending',
+      data: '{"not":"an approval"',
+      updatedAt: Date.now(),
+    })
+    expect(await ctx.approvals.list()).toEqual([])
+    expect(await ctx.approvals.get(ticket)).toBeUndefined()
+    await expect(ctx.approvals.decide(ticket, { approve: true, by: 'ana' })).rejects.toThrow(/unreadable/)
+    await expectInvalid(ctx, ticket, runs, /unreadable/)
+  })
 })
