@@ -13,6 +13,7 @@ const README = readFileSync(join(ROOT, 'packages/tools-core/README.md'), 'utf8')
 const CONFIGS: readonly (readonly [string, string, string])[] = [
   ['packages/code-runtime-pyodide', 'src/types.ts', 'PyodideRuntimeConfig'],
   ['packages/code-runtime-worker-thread', 'src/types.ts', 'WorkerThreadRuntimeConfig'],
+  ['packages/tool-approvals', 'src/config.ts', 'ToolApprovalsConfig'],
   ['packages/tool-bash', 'src/config.ts', 'BashConfig'],
   ['packages/tool-bash', 'src/sandbox-config.ts', 'BashSandboxConfig'],
   ['packages/tool-call-timeout-policy', 'src/plugin.ts', 'TimeoutPolicyConfig'],
@@ -24,6 +25,7 @@ const CONFIGS: readonly (readonly [string, string, string])[] = [
   ['packages/tools-store-postgres', 'src/config.ts', 'CommonConfig'],
   ['packages/tools-store-postgres', 'src/config.ts', 'PostgresConnectionStringConfig'],
   ['packages/tools-store-postgres', 'src/config.ts', 'PostgresPoolConfig'],
+  ['packages/tools-store-sqlite', 'src/config.ts', 'SqliteToolStoreConfigInput'],
 ]
 
 /** The member names of `interface <name>` in `file`, read from its source. */

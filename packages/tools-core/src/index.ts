@@ -66,6 +66,19 @@ export {
   type StandardValue,
   type ToolSpec,
 } from './define-tool'
+// Durable approvals and exactly-once resume (SPEC §13.2).
+export {
+  type ApprovalDecision,
+  ApprovalState,
+  type ApprovalTicketData,
+  mintTicket,
+  type ToolPendingApproval,
+  ticketAgent,
+} from './durable/approval-ticket'
+export { canonicalJson, sha256Hex } from './durable/canonical-json'
+export type { DurableApprovalService } from './durable/durable-approval'
+export type { ResumeOptions } from './durable/resume-ticket'
+export { argumentsHash, toolFingerprint } from './durable/tool-fingerprint'
 export {
   AbortedBeforeDispatchError,
   ApprovalExpiredError,
@@ -134,6 +147,8 @@ export type {
 } from './store/tool-state-store'
 export type {
   AdditionalContext,
+  ApprovalAnswer,
+  ApprovalRequestDetails,
   ApprovalService,
   ArgumentsParse,
   AssembleOptions,

@@ -1,7 +1,14 @@
 import { type Context, Service } from '@deepseek-ai/cordis'
 import { assembleTools } from './assembly'
 import { standardConfigSchema } from './config-schema'
-import { RuntimeDisposedError, ToolAbortedError, ToolRegistrationError } from './errors'
+import { asDurable } from './durable/durable-approval'
+import { type ResumeOptions, resumeTicket } from './durable/resume-ticket'
+import {
+  RuntimeDisposedError,
+  StoreUnavailableError,
+  ToolAbortedError,
+  ToolRegistrationError,
+} from './errors'
 import './events' // the cordis `Events` augmentation (tools/* and system-prompt/assemble)
 import { DeferredTools } from './deferred/deferred-tools'
 import { builtinTools } from './internal/builtin-tools'
@@ -294,6 +301,30 @@ export default class ToolRuntime extends Service {
     } catch (error) {
       return Promise.reject(error)
     }
+  }
+
+  /**
+   * Continue a call that ended `APPROVAL_PENDING` (SPEC §13.2), from any process on the same
+   * store: once its ticket is approved the call re-enters the pipeline at the guards and runs
+   * exactly once; every later resume returns the stored result. Failures are results
+   * (`APPROVAL_PENDING` again, `DENIED`, `APPROVAL_EXPIRED`, `APPROVAL_INVALID`, `UNKNOWN_TOOL`,
+   * `OUTCOME_UNKNOWN`, `STORE_UNAVAILABLE`), never throws. An agent scope resumes only its own
+   * tickets; a plain ctx (the host) resumes any.
+   */
+  resume(ticket: string, options: ResumeOptions): Promise<ToolExecutionResult> {
+    const signal = options?.signal as AbortSignal | undefined
+    if (typeof signal !== 'object' || signal === null || typeof signal.aborted !== 'boolean')
+      return Promise.reject(new TypeError('resume(): `signal` (an AbortSignal) is required'))
+    const service = asDurable(this.ctx.get('approval'))
+    if (service === undefined) {
+      const missing = new StoreUnavailableError(
+        'ctx.tools.resume(): no durable approval service is loaded (plug in @dsh/tool-approvals over a tool state store)',
+      )
+      return Promise.resolve(failureOf(missing))
+    }
+    const owner = callerFiber(this)
+    if (owner instanceof ToolAbortedError) return Promise.resolve(failureOf(owner))
+    return resumeTicket(this[STATE], service, ticket, signal, readScopeKey(this.ctx), owner)
   }
 
   /** `parallel` only when the visible definition's `isConcurrencySafe(args)` returns exactly `true`. */

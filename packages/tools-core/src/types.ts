@@ -172,6 +172,22 @@ export interface ToolFailure {
   readonly content: ToolContent
   readonly meta?: JsonValue
   readonly additionalContexts?: readonly AdditionalContext[]
+  /**
+   * Set only on an `APPROVAL_PENDING` failure: the ticket a person decides and
+   * `ctx.tools.resume(ticket)` continues (SPEC §13.2).
+   */
+  readonly pending?: ToolPendingApproval
+}
+
+/** `result.pending` of an `APPROVAL_PENDING` failure: what to show a person, and the ticket to resume. */
+export interface ToolPendingApproval {
+  readonly ticket: string
+  readonly tool: string
+  /** The agent scope key, `''` outside any agent scope. */
+  readonly agent: string
+  readonly reason?: string
+  /** Epoch ms after which the approval can no longer be given. */
+  readonly expiresAt: number
 }
 
 /** The discriminated, execution-local result of `execute`. */
@@ -215,12 +231,31 @@ export type PostToolDecision =
 /** A monotonic synchronous guard: a string denies with that reason, `undefined` keeps the decision. */
 export type ToolGuard = (execution: ToolExecution) => string | undefined
 
+/**
+ * What an approval service answers: a decision now (`{ approved, reason? }`), or `{ suspend }` —
+ * the call was persisted as a ticket and ends `APPROVAL_PENDING` without waiting (SPEC §13.2).
+ */
+export type ApprovalAnswer =
+  | { readonly approved: boolean; readonly reason?: string }
+  | { readonly suspend: { readonly ticket: string; readonly expiresAt: number } }
+
+/** What the pipeline tells an approval service beside the execution (durable services persist it). */
+export interface ApprovalRequestDetails {
+  /** The tool's definition fingerprint (`toolFingerprint`). */
+  readonly fingerprint: string
+  /** The tool's annotations (`idempotent` decides recovery after a crash). */
+  readonly annotations?: ToolAnnotations
+  /** The callId of the outer call, for a nested (Code Mode) call whose outer call is still tracked. */
+  readonly parentCallId?: string
+}
+
 /** The approval seam, looked up as `ctx.get('approval')` (duck-typed). Absent → `ask` degrades to deny. */
 export interface ApprovalService {
   request(
     execution: ToolExecution,
     reason: string | undefined,
-  ): Promise<{ approved: boolean; reason?: string }>
+    details?: ApprovalRequestDetails,
+  ): Promise<ApprovalAnswer>
 }
 
 // ────────────────────────────────── definitions ────────────────────────────────

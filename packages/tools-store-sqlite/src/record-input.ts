@@ -2,7 +2,7 @@
  * Checks of what callers hand the store, before any SQL runs: a caller bug is a `TypeError`
  * naming the field, never a half-written row or a `STORE_UNAVAILABLE` that blames the file.
  */
-import type { NewStoredRecord, StoredRecordChange, StoredRecordRef } from '@dsh/tools-core'
+import type { NewStoredRecord, StoredRecordChange, StoredRecordQuery, StoredRecordRef } from '@dsh/tools-core'
 
 const KINDS = new Set(['approval', 'outcome', 'run', 'result'])
 // A lone surrogate cannot be encoded as UTF-8: SQLite would store U+FFFD, silently changing it.
@@ -62,4 +62,14 @@ export function checkChange(ref: StoredRecordRef, expectedVersion: number, chang
 /** Checks a time given to `sweep`. */
 export function checkTime(value: number, field: string): void {
   time(value, field)
+}
+
+/** Checks a listing query. */
+export function checkQuery(query: StoredRecordQuery): void {
+  checkRef({ kind: query.kind, agent: query.agent ?? '', key: '' })
+  if (query.state !== undefined) text(query.state, 'state')
+  const { limit } = query
+  if (limit !== undefined && !(Number.isSafeInteger(limit) && limit >= 0)) {
+    throw new TypeError(`limit must be a non-negative integer, got ${String(limit)}`)
+  }
 }

@@ -139,7 +139,7 @@ export class RecordStatements {
       kind: query.kind,
       state: query.state ?? null,
       // SQLite reads a negative LIMIT as "no limit".
-      limit: query.limit === undefined ? -1 : Math.max(0, Math.floor(query.limit)),
+      limit: query.limit ?? -1,
       ...(query.agent === undefined ? {} : { agent: query.agent }),
     }
     const statement = query.agent === undefined ? this.listAll : this.listByAgent

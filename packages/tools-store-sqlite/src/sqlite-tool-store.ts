@@ -17,7 +17,7 @@ import {
   type SqliteToolStoreConfigInput,
   SqliteToolStoreConfigSchema,
 } from './config'
-import { checkChange, checkNewRecord, checkRef, checkTime } from './record-input'
+import { checkChange, checkNewRecord, checkQuery, checkRef, checkTime } from './record-input'
 import { SqliteConnection } from './sqlite-connection'
 
 /**
@@ -85,7 +85,7 @@ export class SqliteToolStore extends Service implements ToolStateStore {
 
   /** See {@link ToolStateStore.list}. */
   async list(query: StoredRecordQuery): Promise<StoredRecord[]> {
-    checkRef({ kind: query.kind, agent: query.agent ?? '', key: '' })
+    checkQuery(query)
     return this.connection.run((statements) => statements.list(query))
   }
 

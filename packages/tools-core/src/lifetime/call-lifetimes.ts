@@ -125,6 +125,12 @@ export class CallLifetimes {
     this.#calls.add(call)
   }
 
+  /** The callId of the tracked call with this execution token (a rare path: approvals name the outer call). */
+  callIdOf(token: symbol): string | undefined {
+    for (const call of this.#calls) if (call.execution.token === token) return call.execution.callId
+    return undefined
+  }
+
   /** Stop tracking a call (it published). */
   delete(call: ToolCall): void {
     this.#calls.delete(call)

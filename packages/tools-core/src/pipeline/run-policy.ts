@@ -1,6 +1,9 @@
-import { DeniedError, ToolFailedError } from '../errors'
+import { isToolsError } from '@dsh/tools-schema'
+import { pendingFailure } from '../durable/pending-result'
+import { toolFingerprint } from '../durable/tool-fingerprint'
+import { DeniedError, ToolErrorCode, ToolFailedError } from '../errors'
 import { listenersFor, runWaterfall } from '../internal/listeners'
-import type { PreToolDecision } from '../types'
+import type { ApprovalAnswer, ApprovalRequestDetails, PreToolDecision } from '../types'
 import { notifyStage } from './notify'
 import { failureFromThrow, failureOf, messageOf } from './results'
 import type { ToolCall } from './tool-call'
@@ -25,7 +28,11 @@ async function askApproval(call: ToolCall, reason: string | undefined): Promise<
   }
   notifyStage(call, reason === undefined ? { stage: 'approval-start' } : { stage: 'approval-start', reason })
   try {
-    const answer = await approval.request(call.execution, reason)
+    const answer = await approval.request(call.execution, reason, requestDetails(call))
+    if (isSuspend(answer)) {
+      suspend(call, answer.suspend, reason)
+      return
+    }
     if (answer?.approved === true) {
       notifyStage(call, { stage: 'approval-end', approved: true })
       return
@@ -35,9 +42,48 @@ async function askApproval(call: ToolCall, reason: string | undefined): Promise<
       typeof answer?.reason === 'string' && answer.reason ? answer.reason : 'tool call was not approved',
     )
   } catch (error) {
-    deny(call, `approval request failed: ${messageOf(error)}`)
+    // Fail closed on an unreachable store, under its own code: no guard and no body run.
+    if (isToolsError(error) && error.code === ToolErrorCode.STORE_UNAVAILABLE) call.result = failureOf(error)
+    else deny(call, `approval request failed: ${messageOf(error)}`)
   }
   notifyStage(call, { stage: 'approval-end', approved: false, reason: denialMessage(call) })
+}
+
+/** What a durable service persists beside the execution: the fingerprint it binds the approval to. */
+function requestDetails(call: ToolCall): ApprovalRequestDetails {
+  const definition = call.tool!.definition
+  const parent = call.execution.parent
+  const parentCallId = parent === undefined ? undefined : call.runtime.lifetimes?.callIdOf(parent)
+  const details: { -readonly [K in keyof ApprovalRequestDetails]: ApprovalRequestDetails[K] } = {
+    fingerprint: toolFingerprint(definition),
+  }
+  if (definition.annotations !== undefined) details.annotations = definition.annotations
+  if (parentCallId !== undefined) details.parentCallId = parentCallId
+  return details
+}
+
+function isSuspend(
+  answer: ApprovalAnswer | undefined,
+): answer is Extract<ApprovalAnswer, { suspend: unknown }> {
+  const suspended = (answer as { suspend?: { ticket?: unknown; expiresAt?: unknown } } | undefined)?.suspend
+  return typeof suspended?.ticket === 'string' && typeof suspended.expiresAt === 'number'
+}
+
+/** The service persisted the call: it ends `APPROVAL_PENDING`, and no guard and no body run. */
+function suspend(
+  call: ToolCall,
+  ticket: { ticket: string; expiresAt: number },
+  reason: string | undefined,
+): void {
+  const { execution } = call
+  call.result = pendingFailure({
+    ticket: ticket.ticket,
+    tool: execution.name,
+    agent: execution.agent ?? '',
+    ...(reason === undefined ? {} : { reason }),
+    expiresAt: ticket.expiresAt,
+  })
+  notifyStage(call, { stage: 'approval-end', approved: false, reason: 'suspended: waiting for approval' })
 }
 
 function denialMessage(call: ToolCall): string {
@@ -46,7 +92,7 @@ function denialMessage(call: ToolCall): string {
 }
 
 /** Step 5: the `tools/pre-execute` gate (allow / deny / ask → approval seam, ask → deny without one). */
-async function runGate(call: ToolCall): Promise<void> {
+export async function runGate(call: ToolCall): Promise<void> {
   const listeners = listenersFor(call.runtime.hooks, 'tools/pre-execute', call.execution.agent)
   if (listeners === undefined) return
   let decision: PreToolDecision
@@ -112,10 +158,4 @@ export function runGuards(call: ToolCall): void {
     )
     return
   }
-}
-
-/** Steps 5–6. Leaves `call.result` unset when the call may be dispatched. */
-export async function runPolicy(call: ToolCall): Promise<void> {
-  await runGate(call)
-  if (call.result === undefined) runGuards(call)
 }

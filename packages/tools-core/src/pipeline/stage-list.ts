@@ -1,5 +1,5 @@
 /**
- * The stage list every call goes through: prepare → policy → dispatch → post → publish.
+ * The stage list every call goes through: prepare → gate → guards → dispatch → post → publish.
  * `prepareCall` builds the call record and `publishResult` ends every call; the stages between
  * them are functions of the record that return a tagged outcome. `continue` hands the call to
  * the next stage; `settled` means `call.result` is final, and {@link runStages} — the only place
@@ -11,7 +11,7 @@ import { concludeDispatch, dispatchCall, settleBodies } from './dispatch-call'
 import { parseArguments } from './parse-arguments'
 import { runPostExecute } from './post-execute'
 import { abortedBeforeDispatch, failureFromThrow, failureOf } from './results'
-import { runGuards, runPolicy } from './run-policy'
+import { runGate, runGuards } from './run-policy'
 import type { PipelineRuntime, ToolCall } from './tool-call'
 
 /** A stage's outcome: go on to the next stage, or the call's result is final. */
@@ -39,26 +39,31 @@ function prepareStage(call: ToolCall): StageOutcome | Promise<StageOutcome> {
 }
 
 /**
- * Steps 3, 5–6: a call whose caller aborted before policy (while it waited for its turn, say)
- * is `ABORTED_BEFORE_DISPATCH` with no policy run; otherwise the gate (only when someone
- * listens) and the guards (always).
+ * Steps 3 and 5: a call whose caller aborted before policy (while it waited for its turn, say)
+ * is `ABORTED_BEFORE_DISPATCH` with no policy run; otherwise the gate, only when someone listens.
  */
-function policyStage(call: ToolCall): StageOutcome | Promise<StageOutcome> {
+function gateStage(call: ToolCall): StageOutcome | Promise<StageOutcome> {
   if (call.callerSignal.aborted) {
     call.result = abortedBeforeDispatch()
     return SETTLED
   }
-  if (!listened(call.runtime, 'tools/pre-execute')) {
-    runGuards(call)
-    return outcomeOf(call)
-  }
-  return runPolicy(call).then(
+  if (!listened(call.runtime, 'tools/pre-execute')) return CONTINUE
+  return runGate(call).then(
     () => outcomeOf(call),
     (error: unknown) => {
       call.result = failureFromThrow(error, ToolFailedError, 'policy failed: ')
       return SETTLED
     },
   )
+}
+
+/**
+ * Step 6: the guards, always. A resumed call (`ctx.tools.resume`) enters the list here: its gate
+ * already asked, and a person answered.
+ */
+function guardStage(call: ToolCall): StageOutcome {
+  runGuards(call)
+  return outcomeOf(call)
 }
 
 /** A dispatch that threw: `TOOL_FAILED`, settled only once every body it started has settled. */
@@ -117,13 +122,22 @@ function postStage(call: ToolCall): StageOutcome | Promise<StageOutcome> {
 /** The stages between `prepareCall` and `publishResult`, in order. */
 export const STAGE_LIST: readonly StageFn[] = Object.freeze([
   prepareStage,
-  policyStage,
+  gateStage,
+  guardStage,
   dispatchStage,
   postStage,
 ])
 
 /** Indexes into {@link STAGE_LIST}: where a scheduler may stop a call and resume it later. */
-export const StageIndex = Object.freeze({ PREPARE: 0, POLICY: 1, DISPATCH: 2, POST: 3, PUBLISH: 4 })
+export const StageIndex = Object.freeze({
+  PREPARE: 0,
+  POLICY: 1,
+  /** Where a resumed call re-enters: after the gate, before the guards. */
+  GUARDS: 2,
+  DISPATCH: 3,
+  POST: 4,
+  PUBLISH: 5,
+})
 
 /**
  * Drive a call through `STAGE_LIST[from..until)`, stopping at the first stage that settles (or

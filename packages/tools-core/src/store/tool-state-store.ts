@@ -10,6 +10,10 @@
  * one version exactly one wins, in one conditional statement — which is what makes a claim
  * exactly-once across processes and hosts.
  */
+// Load cordis before augmenting it: when this module was the first of a program to name
+// '@deepseek-ai/cordis', the augmentation below shadowed cordis' own `Context` (a TypeScript
+// ordering quirk that broke the declaration build).
+import type {} from '@deepseek-ai/cordis'
 
 /**
  * The four kinds of record a store holds: `approval` (a ticket: the asked call, its decision

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest'
+import { runDemo } from '../src/demo'
+
+describe('durable-approvals example', () => {
+  it('a call waits for approval across a SIGKILLed process; the turn completes in the next one, once', async () => {
+    const lines: string[] = []
+    await runDemo((line) => lines.push(line))
+    const text = lines.join('\n')
+    expect(text).toMatch(/agent turn: \{"status":"waiting","ticket":"apr\.\./)
+    expect(text).toContain('process A killed (SIGKILL)')
+    expect(text).toMatch(/waiting for a person: deploy\(\{"target":"prod"\}\) — deploys need a person/)
+    const b = /process B \(pid (\d+)\)/.exec(text)?.[1]
+    expect(text).toMatch(
+      new RegExp(
+        `ana approves through process B → \\{"status":"done","reply":"Done — deployed prod from process ${b}\\."\\}`,
+      ),
+    )
+    expect(text).toMatch(
+      /approving again → \{"status":"done","reply":"Done — deployed prod from process \d+\."\}/,
+    )
+    expect(text).toContain('deploy body runs: 1')
+  }, 120_000)
+})
