@@ -126,6 +126,31 @@ await ctx.fiber.dispose()
 console.log('Code Mode program: ok (run_code → tools.read through the worker runtime)')
 `
 
+// @dsh/tools-store-sqlite: the native binding was built by the install (npm runs its install
+// script only when the README line allows it), and a record survives closing and reopening.
+const SQLITE_STORE_PROGRAM = `import assert from 'node:assert/strict'
+import { fileURLToPath } from 'node:url'
+import { Context } from '@deepseek-ai/cordis'
+import SqliteToolStore from '@dsh/tools-store-sqlite'
+
+const path = fileURLToPath(new URL('./tools.db', import.meta.url))
+const now = Date.now()
+const ref = { kind: 'approval', agent: 'main', key: 'ticket-1' }
+const first = new Context()
+await first.plugin(SqliteToolStore, { path })
+await first.toolStore.create({ ...ref, state: 'pending', data: '{"n":12345678901234567890}', createdAt: now, expiresAt: now + 60_000 })
+assert.equal((await first.toolStore.update(ref, 1, { state: 'approved', updatedAt: now }))?.version, 2)
+assert.equal(await first.toolStore.update(ref, 1, { state: 'denied', updatedAt: now }), undefined)
+await first.fiber.dispose()
+const second = new Context()
+await second.plugin(SqliteToolStore, { path })
+const read = await second.toolStore.get(ref)
+assert.equal(read?.state, 'approved')
+assert.equal(read?.data, '{"n":12345678901234567890}')
+await second.fiber.dispose()
+console.log('sqlite store: ok (native binding loaded, compare-and-set, survives reopening)')
+`
+
 /** A program run against an install, and optionally type-checked against its .d.ts files. */
 export interface PackProgram {
   readonly file: string
@@ -154,5 +179,10 @@ export const PACK_PROGRAMS: readonly PackProgram[] = [
     source: CODE_MODE_PROGRAM,
     // the same program, type-checked against the published .d.ts of all five packages
     typecheck: CODE_MODE_PROGRAM,
+  },
+  {
+    file: 'sqlite-store.mjs',
+    needs: ['@dsh/tools-core', '@dsh/tools-schema', '@dsh/tools-store-sqlite'],
+    source: SQLITE_STORE_PROGRAM,
   },
 ]

@@ -57,4 +57,16 @@ describe('README install lines', () => {
     expect(lines).toHaveLength(1)
     expect(tarballPackages(lines[0]!)).toEqual(['@dsh/code-runtime-worker-thread', '@dsh/tools-core'])
   })
+
+  it("runs a block's allowScripts approvals before its install line", () => {
+    const readme = [
+      '```sh',
+      'npm pkg set allowScripts.better-sqlite3=true --json',
+      'npm install "$DSH"/dist-tarballs/dsh-tools-store-sqlite-0.1.0.tgz',
+      '```',
+    ].join('\n')
+    expect(installLines(readme)).toEqual([
+      'npm pkg set allowScripts.better-sqlite3=true --json && npm install "$DSH"/dist-tarballs/dsh-tools-store-sqlite-0.1.0.tgz',
+    ])
+  })
 })

@@ -136,4 +136,11 @@ describe('separate processes on one file', () => {
     expect(stored.size - committed.length).toBeLessThanOrEqual(1)
     await close()
   })
+
+  it('a store with a periodic sweep, never disposed, does not keep its process alive', async () => {
+    const worker = startWorker(['idle', files.file('idle')])
+    await worker.waitFor('idle')
+    // The process exits on its own once its work is done: the sweep timer is unref'd.
+    expect(await worker.exited).toBe(0)
+  })
 })

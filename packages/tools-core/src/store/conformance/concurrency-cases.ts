@@ -10,6 +10,7 @@ import type { StoreConformanceCase, StoreConformanceHarness } from './store-conf
 /** How many updates race on one version. */
 const RACERS = 24
 
+/** The concurrency cases of {@link storeConformanceCases}. */
 export function concurrencyCases(harness: StoreConformanceHarness): StoreConformanceCase[] {
   return [
     {

@@ -27,6 +27,7 @@ const AWKWARD = [
   '\t',
 ]
 
+/** The isolation cases of {@link storeConformanceCases}. */
 export function isolationCases(harness: StoreConformanceHarness): StoreConformanceCase[] {
   return [
     {

@@ -130,6 +130,7 @@ function unreachableCase(
   }
 }
 
+/** The lifecycle cases of {@link storeConformanceCases}. */
 export function lifecycleCases(harness: StoreConformanceHarness): StoreConformanceCase[] {
   const cases: StoreConformanceCase[] = []
   if (harness.durable) cases.push(durabilityCase(harness))

@@ -21,6 +21,7 @@ function checkKeys(actual: readonly StoredRecord[], expected: readonly string[],
   )
 }
 
+/** The list cases of {@link storeConformanceCases}. */
 export function listCases(harness: StoreConformanceHarness): StoreConformanceCase[] {
   return [
     {

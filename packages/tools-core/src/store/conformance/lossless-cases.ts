@@ -18,7 +18,7 @@ function largeText(): string {
 }
 
 /** Texts a store that parses JSON, normalizes unicode, trims or sorts keys would change. */
-export function losslessTexts(): ReadonlyArray<readonly [string, string]> {
+function losslessTexts(): ReadonlyArray<readonly [string, string]> {
   return [
     ['a 20-digit integer', '{"n":12345678901234567890}'],
     ['negative zero', '{"z":-0}'],
@@ -38,6 +38,7 @@ export function losslessTexts(): ReadonlyArray<readonly [string, string]> {
   ]
 }
 
+/** The lossless cases of {@link storeConformanceCases}. */
 export function losslessCases(harness: StoreConformanceHarness): StoreConformanceCase[] {
   return [
     {

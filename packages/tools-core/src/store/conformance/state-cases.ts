@@ -10,6 +10,7 @@ import {
   withStore,
 } from './store-conformance-harness'
 
+/** The state cases of {@link storeConformanceCases}. */
 export function stateCases(harness: StoreConformanceHarness): StoreConformanceCase[] {
   return [
     {
