@@ -99,12 +99,14 @@ export async function runClaimed(
     const lifetimes = runtime.lifetimes
     lifetimes?.add(call)
     const outcome = runStages(call, StageIndex.GUARDS, StageIndex.PUBLISH)
-    if (!(outcome instanceof Promise)) {
+    // Publication is asynchronous too when a cut result's text goes to the store (§13.4).
+    const published =
+      outcome instanceof Promise ? outcome.then(() => publishResult(call)) : publishResult(call)
+    if (!(published instanceof Promise)) {
       lifetimes?.delete(call)
-      result = publishResult(call)
+      result = published
     } else {
-      const pipeline = outcome.then(() => publishResult(call))
-      result = await (lifetimes === undefined ? pipeline : lifetimes.follow(call, pipeline))
+      result = await (lifetimes === undefined ? published : lifetimes.follow(call, published))
     }
   } finally {
     await stop()
