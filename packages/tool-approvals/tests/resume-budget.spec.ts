@@ -65,7 +65,7 @@ describe('resume under a result budget', () => {
     for (let offset = 0; ; ) {
       const page = await ctx.tools.execute(call(READ_RESULT_TOOL_NAME, { handle, offset }, `r${offset}`))
       expect(page.isError, textOf(page)).toBe(false)
-      const value = (page as { value: { text: string; nextOffset: number | null } }).value
+      const value = (page as unknown as { value: { text: string; nextOffset: number | null } }).value
       text += value.text
       if (value.nextOffset === null) break
       offset = value.nextOffset
