@@ -5,6 +5,7 @@
  */
 import { StoreUnavailableError } from '@dsh/tools-core'
 import type Database from 'better-sqlite3'
+import type { SqliteSynchronous } from './config'
 import { openDatabase } from './open-database'
 import { RecordStatements } from './record-statements'
 
@@ -17,6 +18,7 @@ export class SqliteConnection {
   constructor(
     private readonly path: string,
     private readonly busyTimeoutMs: number,
+    private readonly synchronous: SqliteSynchronous,
     private readonly label: string,
   ) {}
 
@@ -45,7 +47,7 @@ export class SqliteConnection {
 
   private open(): RecordStatements {
     if (this.statements !== undefined) return this.statements
-    const db = openDatabase(this.path, this.busyTimeoutMs)
+    const db = openDatabase(this.path, this.busyTimeoutMs, this.synchronous)
     try {
       this.statements = new RecordStatements(db)
     } catch (error) {

@@ -40,7 +40,12 @@ export class SqliteToolStore extends Service implements ToolStateStore {
     super(ctx, 'toolStore')
     this.config = resolveSqliteToolStoreConfig(config)
     this.label = `sqlite ${this.config.path}`
-    const connection = new SqliteConnection(this.config.path, this.config.busyTimeoutMs, this.label)
+    const connection = new SqliteConnection(
+      this.config.path,
+      this.config.busyTimeoutMs,
+      this.config.synchronous,
+      this.label,
+    )
     this.connection = connection
     ctx.effect(() => () => connection.close(), 'tools-store-sqlite/database')
     const every = this.config.sweepIntervalMs

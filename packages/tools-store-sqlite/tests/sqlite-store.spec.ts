@@ -12,6 +12,7 @@ import SqliteToolStore, {
   resolveSqliteToolStoreConfig,
   SCHEMA_VERSION,
 } from '../src/index'
+import { openDatabase } from '../src/open-database'
 import { openStore, tempDirectory, writeVersion1 } from './fixtures/sqlite-files'
 
 const files = tempDirectory('sqlite-store')
@@ -48,11 +49,13 @@ describe('config', () => {
       path: absolute,
       busyTimeoutMs: 5000,
       sweepIntervalMs: undefined,
+      synchronous: 'full',
     })
     const checked = checkSqliteToolStoreConfig({
       path: '',
       busyTimeoutMs: -1,
       sweepIntervalMs: 0.5,
+      synchronous: 'off',
       pth: 'x',
     })
     expect('issues' in checked && checked.issues.map((issue) => issue.path?.join('.'))).toEqual([
@@ -60,6 +63,7 @@ describe('config', () => {
       'path',
       'busyTimeoutMs',
       'sweepIntervalMs',
+      'synchronous',
     ])
     expect(() => resolveSqliteToolStoreConfig({ path: ':memory:' })).toThrow(
       /in-memory database is not durable/,
@@ -201,6 +205,21 @@ describe('schema', () => {
 })
 
 describe('periodic sweep', () => {
+  it('synchronous sets how each connection syncs: FULL by default, NORMAL when asked', () => {
+    for (const [mode, pragma] of [
+      ['full', 2],
+      ['normal', 1],
+    ] as const) {
+      const db = openDatabase(files.file(`sync-${mode}`), 5000, mode)
+      try {
+        expect(db.pragma('synchronous', { simple: true })).toBe(pragma)
+        expect(db.pragma('journal_mode', { simple: true })).toBe('wal')
+      } finally {
+        db.close()
+      }
+    }
+  })
+
   it('sweepIntervalMs deletes expired records on its own', async () => {
     const { store, close } = await openStore({ path: files.file('sweep'), sweepIntervalMs: 10 })
     await store.create(record('expired', { createdAt: 1, expiresAt: 2 }))
