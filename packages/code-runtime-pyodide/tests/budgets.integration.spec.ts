@@ -14,7 +14,7 @@ import { createPyodideRuntime } from '../src/index'
 // whole interpreter boot for nothing.
 const runtime = createPyodideRuntime({
   warmWorkers: 1,
-  computeMs: 1_000,
+  computeMs: 2_000,
   maxWallMs: 60_000,
   maxOutputBytes: 4_096,
 })
