@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 
 // The root run: every package and example is a vitest project with its own config, and so is
@@ -6,5 +7,9 @@ export default defineConfig({
   test: {
     projects: ['packages/*/vitest.config.ts', 'examples/*/vitest.config.ts', 'docs/vitest.config.ts'],
     reporters: ['default', './scripts/summary-reporter.ts'],
+    // vitest's default is one worker per core but one, which on a 2-core machine is a single
+    // worker: every file in a row while the second core idles in the gaps (waiting on child
+    // processes, worker boots, I/O). Two files at once on two cores, one per core but one above.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 })

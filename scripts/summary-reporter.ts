@@ -1,5 +1,5 @@
-// A vitest reporter that ends the run with the skipped tests, grouped by file with the reason
-// each was skipped for, then one plain line, `N passed, N failed, N skipped`, so CI can read the
+// A vitest reporter that ends the run with the skipped tests, grouped by file and under the
+// reason they were skipped for, then one plain line, `N passed, N failed, N skipped`, so CI can read the
 // outcome without parsing vitest's own summary.
 //
 // A test gives its reason with `ctx.skip(reason)` or `ctx.skip(condition, reason)` (vitest keeps
@@ -20,7 +20,8 @@ export function skipReason(test: TestCase): string {
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
     const counts = { passed: 0, failed: 0, skipped: 0 }
-    const skipped = new Map<string, string[]>()
+    // file → reason → the tests skipped for it: a reason shared by many tests is printed once.
+    const skipped = new Map<string, Map<string, string[]>>()
     for (const module of testModules) {
       for (const test of module.children.allTests()) {
         const state = test.result().state
@@ -29,9 +30,10 @@ export default class SummaryReporter implements Reporter {
         else {
           counts.skipped++
           const file = relative(process.cwd(), module.moduleId)
-          const lines = skipped.get(file) ?? []
-          lines.push(`  - ${test.fullName}: ${skipReason(test)}`)
-          skipped.set(file, lines)
+          const reasons = skipped.get(file) ?? new Map<string, string[]>()
+          const reason = skipReason(test)
+          reasons.set(reason, [...(reasons.get(reason) ?? []), test.fullName])
+          skipped.set(file, reasons)
         }
       }
       // A file that fails to load has no tests but must not read as green.
@@ -39,10 +41,13 @@ export default class SummaryReporter implements Reporter {
     }
     counts.failed += unhandledErrors.length
     if (skipped.size > 0) {
-      console.log(`\nSkipped tests (${counts.skipped}), by file, with the reason:`)
-      for (const [file, lines] of [...skipped].sort(([a], [b]) => a.localeCompare(b))) {
+      console.log(`\nSkipped tests (${counts.skipped}), by file, under the reason they were skipped for:`)
+      for (const [file, reasons] of [...skipped].sort(([a], [b]) => a.localeCompare(b))) {
         console.log(file)
-        for (const line of lines) console.log(line)
+        for (const [reason, names] of reasons) {
+          console.log(`  ${reason} (${names.length}):`)
+          for (const name of names) console.log(`    - ${name}`)
+        }
       }
     }
     console.log(`\n${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`)

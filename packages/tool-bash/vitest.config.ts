@@ -1,6 +1,6 @@
-import { defineConfig, mergeConfig } from 'vitest/config'
 import { sharedConfig } from '../../vitest.shared.ts'
 
-// Each file in a fresh module graph: the sandbox library keeps process-wide state (its manager,
-// the one-time startup warning the tests count), so files must not share it.
-export default mergeConfig(sharedConfig, defineConfig({ test: { isolate: true } }))
+// Files share their worker's module graph like every package's (`isolate: false`): the sandbox
+// probe's cached answer and the planner worker are per process by design, and each file's tools
+// are per Context, so no file sees another's state.
+export default sharedConfig

@@ -10,8 +10,10 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { createPyodideRuntime } from '../src/index'
 
 // Short busy-time budget, generous wall time: hot loops, output floods, aborts.
+// One warm interpreter: the tests run one at a time, and each warm one left at dispose is a
+// whole interpreter boot for nothing.
 const runtime = createPyodideRuntime({
-  warmWorkers: 2,
+  warmWorkers: 1,
   computeMs: 2_000,
   maxWallMs: 60_000,
   maxOutputBytes: 4_096,

@@ -14,7 +14,8 @@ import { fakeHost, runRequest as request } from '@dsh/tools-codemode/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPyodideRuntime } from '../src/index'
 
-const runtime = createPyodideRuntime({ warmWorkers: 2, computeMs: 30_000, maxWallMs: 90_000 })
+// One warm interpreter: runs here are one at a time (a second warm one is a boot for nothing).
+const runtime = createPyodideRuntime({ warmWorkers: 1, computeMs: 30_000, maxWallMs: 90_000 })
 const secret = `dsh-secret-${Math.random().toString(36).slice(2)}`
 const directory = mkdtempSync(join(tmpdir(), 'dsh-pyodide-escape-'))
 const secretPath = join(directory, 'secret.txt')

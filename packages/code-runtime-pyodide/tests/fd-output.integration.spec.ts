@@ -9,9 +9,13 @@
 import { describe, expect, it } from 'vitest'
 import { spawnHost } from './fixtures/spawn-host'
 
-// MiB per program: 768 (CI) is 1.5 times the default 512 MiB memory budget and six times the
-// worker's heap share, so bytes kept anywhere would end the run; `DSH_LONG=1` writes 1.5 GiB.
-const CHUNKS = process.env.DSH_LONG === '1' ? 1536 : 768
+// MiB per program. CI runs at the smallest memory budget (`maxMemoryMb: 128`: a 32 MiB worker
+// heap share) and writes 256 MiB per path, twice the whole budget and eight times the heap
+// share, so bytes kept anywhere would end the run; `DSH_LONG=1` writes 1.5 GiB per path at the
+// default 512 MiB budget.
+const LONG = process.env.DSH_LONG === '1'
+const CHUNKS = LONG ? 1536 : 256
+const CONFIG = LONG ? {} : { maxMemoryMb: 128 }
 const PROGRAMS = [
   `import os\nfor i in range(${CHUNKS}):\n    os.write(1, b"x" * (1 << 20))\nreturn "fd1"`,
   `import os\nfor i in range(${CHUNKS}):\n    os.write(2, b"x" * (1 << 20))\nreturn "fd2"`,
@@ -23,7 +27,7 @@ const PROGRAMS = [
 
 describe('unterminated output to fd 1 and 2', () => {
   it('1 MiB writes without a newline on every path leave the host alive; a cut line is one log line', async () => {
-    const exit = await spawnHost({ programs: PROGRAMS })
+    const exit = await spawnHost({ programs: PROGRAMS, config: CONFIG })
     expect(
       { code: exit.code, signal: exit.signal },
       `the host died during program ${exit.lastProgram}: ${exit.stderr.slice(-800)}`,

@@ -54,7 +54,8 @@ async function app(): Promise<Context> {
     // Busy time for every program here is a few seconds at most on a loaded machine; the
     // quadratic costs these tests guard against run for minutes, so they end as `timeout`.
     await ctx.plugin(PyodideCodeRuntime, {
-      warmWorkers: 2,
+      // One warm interpreter: runs here are one at a time.
+      warmWorkers: 1,
       computeMs: 20_000,
       maxWallMs: 120_000,
       maxMemoryMb: 128,

@@ -69,10 +69,10 @@ async function countingLargeParses<T>(work: () => Promise<T>): Promise<{ value: 
 }
 
 describe('value limits (Pyodide)', () => {
-  it('a result of 300,000 keys ends output-limit on maxValueNodes; the host never parses it', async () => {
+  it('a result of 100,000 keys (5 × maxValueNodes) ends output-limit on maxValueNodes; the host never parses it', async () => {
     const ctx = await app()
     const { value, stall } = await withProbe(() =>
-      countingLargeParses(() => runCode(ctx, 'return {f"k{i}": i for i in range(300_000)}')),
+      countingLargeParses(() => runCode(ctx, 'return {f"k{i}": i for i in range(100_000)}')),
     )
     expect(textOf(value.value)).toMatch(
       /^Error: code run failed \(output-limit\): the result holds more than 20000 JSON values \(`maxValueNodes`\)/,
@@ -81,14 +81,14 @@ describe('value limits (Pyodide)', () => {
     expect(stall).toBeLessThan(1_500)
   })
 
-  it('six calls of 100,000-key arguments each raise ToolCallError in the program; no tool runs', async () => {
+  it('six calls of 40,000-key arguments (2 × maxValueNodes) each raise ToolCallError in the program; no tool runs', async () => {
     const ctx = await app()
     taken.length = 0
     const { value: result, parses } = await countingLargeParses(() =>
       runCode(
         ctx,
         `import asyncio
-data = {f"k{i}": i for i in range(100_000)}
+data = {f"k{i}": i for i in range(40_000)}
 out = await asyncio.gather(*[tools.take({"data": data}) for _ in range(6)], return_exceptions=True)
 return [type(e).__name__ + ": " + str(e) for e in out]`,
       ),

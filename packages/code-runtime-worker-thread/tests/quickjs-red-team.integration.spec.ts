@@ -19,15 +19,23 @@ const runtime = createWorkerThreadRuntime({
   maxOutputBytes: 1_000_000,
   maxOldGenerationSizeMb: 16,
 })
-afterAll(() => runtime.dispose())
+// For the runs that only end on computeMs: the same outcome without seconds of CPU.
+const brief = createWorkerThreadRuntime({
+  engine: 'quickjs',
+  warmWorkers: 0,
+  computeMs: 300,
+  maxWallMs: 60_000,
+  maxOldGenerationSizeMb: 16,
+})
+afterAll(() => Promise.all([runtime.dispose(), brief.dispose()]))
 
-async function run(code: string, tools: Record<string, FakeTool>) {
+async function run(code: string, tools: Record<string, FakeTool>, on = runtime) {
   const fake = fakeHost(tools)
-  const outcome: CodeRunOutcome = await runtime.run(request(code, Object.keys(tools)), fake.host)
-  await runtime.whenIdle()
-  expect(runtime.stats()).toMatchObject({ runningWorkers: 0, exitingWorkers: 0 })
+  const outcome: CodeRunOutcome = await on.run(request(code, Object.keys(tools)), fake.host)
+  await on.whenIdle()
+  expect(on.stats()).toMatchObject({ runningWorkers: 0, exitingWorkers: 0 })
   const next = fakeHost({})
-  expect(await runtime.run(request('return "next"'), next.host)).toMatchObject({ ok: true, result: 'next' })
+  expect(await on.run(request('return "next"'), next.host)).toMatchObject({ ok: true, result: 'next' })
   return { outcome, calls: fake.calls }
 }
 
@@ -206,6 +214,7 @@ describe('QuickJS red team: calls after the program returned', () => {
     const { outcome, calls } = await run(
       `try { for (;;) {} } finally { tools.echo({ text: 'finally' }); console.log('finally ran') }`,
       { echo: (args) => args as never },
+      brief,
     )
     expect(outcome).toMatchObject({ ok: false, kind: 'timeout' })
     expect(calls).toEqual([])

@@ -2,9 +2,10 @@
  * Spinning on the slots across two real threads (the peer runs the real slot classes): a reply
  * written while the worker spins is caught without a notify or a wake message, and a call
  * written while the host spins is caught there, the worker skipping its notify when it sees the
- * host still spinning (so the host's armed `Atomics.waitAsync` is not woken). Whether one attempt lands inside the other thread's spin
- * window depends on scheduling, so each test tries several times and needs one catch; every
- * attempt must deliver either way.
+ * host still spinning (so the host's armed `Atomics.waitAsync` is not woken). Each side writes
+ * only once it sees the other side's spin begin (the slot's `looking` / `spinning` word), so the
+ * write lands inside the spin window unless a thread is descheduled for all of it: each test
+ * still allows a few attempts and needs one catch, and every attempt must deliver either way.
  */
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
@@ -20,9 +21,17 @@ import {
 } from '../src/protocol/reply-slot'
 import { AdaptiveSpin } from '../src/protocol/spin'
 
-const ATTEMPTS = 100
+const ATTEMPTS = 20
 /** Attempts that each start a fresh peer (a worker start each). */
-const FRESH_PEER_ATTEMPTS = 40
+const FRESH_PEER_ATTEMPTS = 10
+/** How long the host waits, busy, for the worker's spin to begin. */
+const SPIN_START_MS = 2_000
+/**
+ * The host's spin window on the call slot in these tests (the runtime's is far shorter): long
+ * enough that a loaded machine schedules the waiting worker inside it. The worker gives up
+ * waiting for the spin after twice that and writes anyway, notifying as usual (a miss).
+ */
+const HOST_SPIN_MICROS = 100_000
 /** `Atomics.waitAsync` (ES2024; the package compiles against ES2023's lib). */
 const waitAsync = (
   Atomics as unknown as {
@@ -56,6 +65,17 @@ async function startPeer(replySlot: SharedArrayBuffer, callSlot: SharedArrayBuff
   return worker
 }
 
+/**
+ * Busy-wait until the worker marks the reply slot as looked at (it is spinning on it): the
+ * slot's `looking` word, the second-to-last Int32 (see reply-slot.ts).
+ */
+function untilWorkerLooks(slot: SharedArrayBuffer): boolean {
+  const looking = new Int32Array(slot, slot.byteLength - 8, 1)
+  const until = performance.now() + SPIN_START_MS
+  while (Atomics.load(looking, 0) !== 1) if (performance.now() > until) return false
+  return true
+}
+
 function next(worker: Worker, kind: string): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const onMessage = (message: Record<string, unknown>) => {
@@ -80,9 +100,10 @@ describe('worker-side spin on the reply slot', () => {
       const worker = await startPeer(slot, createCallSlot())
       const writer = new ReplySlotWriter(slot)
       const waited = next(worker, 'waited')
-      const waiting = next(worker, 'waiting')
       worker.postMessage({ k: 'wait', ms: 5_000 })
-      await waiting
+      // Busy here rather than awaiting a message from it: the worker's 1 ms spin may be over
+      // before this thread's event loop hears anything.
+      untilWorkerLooks(slot)
       const delivery = writer.offer([i, 0, i, null])
       const result = await waited
       // Delivered whatever the timing (a write before the worker began waiting is seen at once).
@@ -157,8 +178,11 @@ describe('host-side spin on the call slot', () => {
       // far longer than the worker takes to write, so 'timed-out' means it did not notify).
       const armed = waitAsync(words, 0, seen, 2_000)
       const offered = next(worker, 'offered')
-      worker.postMessage({ k: 'call', text: `[${id},"echo",[]]`, id, ms: 0.2 })
-      const spinner = new AdaptiveSpin(MAX_SPIN_MICROS)
+      const armedPeer = next(worker, 'armed')
+      worker.postMessage({ k: 'call', text: `[${id},"echo",[]]`, id, ms: (2 * HOST_SPIN_MICROS) / 1000 })
+      // The peer is running (busy, waiting for this spin to begin) before the host polls.
+      await armedPeer
+      const spinner = new AdaptiveSpin(HOST_SPIN_MICROS)
       const spun = reader.spin(spinner)
       const caughtBatch = spun.changed ? reader.take() : undefined
       const late = reader.endSpin()

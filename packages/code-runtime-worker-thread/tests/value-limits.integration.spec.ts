@@ -44,13 +44,13 @@ async function start(engine: CodeEngine) {
 const keys = (n: number) => `Object.fromEntries(Array.from({ length: ${n} }, (_, i) => ['k' + i, i]))`
 
 describe.each<CodeEngine>(['quickjs', 'node-vm'])('value limits (%s)', (engine) => {
-  it('a result of 300,000 keys ends output-limit on maxValueNodes; the host never parses it', async () => {
+  it('a result of 100,000 keys (5 × maxValueNodes) ends output-limit on maxValueNodes; the host never parses it', async () => {
     const { ctx } = await start(engine)
     const probe = startLoopProbe()
     const parses = countLargeParses()
     let result: Awaited<ReturnType<typeof runCode>>
     try {
-      result = await runCode(ctx, `return ${keys(300_000)}`)
+      result = await runCode(ctx, `return ${keys(100_000)}`)
     } finally {
       parses.restore()
     }
@@ -63,7 +63,7 @@ describe.each<CodeEngine>(['quickjs', 'node-vm'])('value limits (%s)', (engine) 
     expect(stall).toBeLessThan(MAX_STALL_MS)
   })
 
-  it('six sub-calls of 100,000-key arguments are each refused in the program; no tool runs', async () => {
+  it('six sub-calls of 40,000-key arguments (2 × maxValueNodes) are each refused in the program; no tool runs', async () => {
     const { ctx, taken } = await start(engine)
     const probe = startLoopProbe()
     const parses = countLargeParses()
@@ -71,7 +71,7 @@ describe.each<CodeEngine>(['quickjs', 'node-vm'])('value limits (%s)', (engine) 
     try {
       result = await runCode(
         ctx,
-        `const data = ${keys(100_000)}
+        `const data = ${keys(40_000)}
         const settled = await Promise.allSettled([1, 2, 3, 4, 5, 6].map(() => tools.take({ data })))
         return settled.map((s) => s.status === 'rejected' ? s.reason.name + ': ' + s.reason.message : 'ran')`,
       )

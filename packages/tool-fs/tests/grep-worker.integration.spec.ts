@@ -22,6 +22,21 @@ async function bigTree(files: number, lineLength: number) {
 
 const threads = () => readdirSync('/proc/self/task').length
 
+/**
+ * The thread count once it holds still: files share their vitest worker's process, and a worker
+ * thread an earlier file disposed may still be exiting when this file starts.
+ */
+async function settledThreads(): Promise<number> {
+  let last = threads()
+  for (let i = 0; i < 100; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    const now = threads()
+    if (now === last) return now
+    last = now
+  }
+  return last
+}
+
 function grepWith(root: string, config: Record<string, unknown> = {}) {
   const context = createFsToolContext(resolveFsToolsConfig({ roots: [root], ...config }))
   const tool = createGrepTool(context)
@@ -37,7 +52,7 @@ describe('grep worker lifetime', () => {
     const root = await bigTree(1, 10)
     const { ok, fiber } = await fsRuntime({ roots: [root] })
     // Idle workers are unref'd, so count OS threads (Linux) rather than active handles.
-    const before = threads()
+    const before = await settledThreads()
     expect((await ok('grep', { pattern: 'a' })).total).toBe(8)
     expect(threads()).toBeGreaterThan(before)
     await fiber.dispose()

@@ -105,9 +105,10 @@ describe('jsonValueIssue', () => {
     expect(jsonValueIssue(cycle, { maxNodes: 10 })).toBe('cycle')
   })
 
-  it('refuses a million-key object from its key count, without reading its values', () => {
+  it('refuses an object from its key count, without reading its values', () => {
+    // 200 000 keys, four times the bound: reading any value would show in `reads`.
     let reads = 0
-    const wide = new Proxy(Object.fromEntries(Array.from({ length: 1_000_000 }, (_, i) => [`k${i}`, i])), {
+    const wide = new Proxy(Object.fromEntries(Array.from({ length: 200_000 }, (_, i) => [`k${i}`, i])), {
       get: (target, key) => {
         reads++
         return Reflect.get(target, key)
