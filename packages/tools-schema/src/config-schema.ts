@@ -1,5 +1,5 @@
 import { compileJsonSchemaValidator } from './compile-validator'
-import type { ConfigObjectSpec, InferConfig, InferConfigInput } from './config-spec'
+import type { ConfigObjectSpec, InferConfigSide } from './config-spec'
 import { SchemaDefinitionError } from './errors'
 import { compileConfigSpec } from './internal/compile-config-spec'
 import { fillConfigDefaults, prepareConfigValue } from './internal/config-value'
@@ -121,10 +121,10 @@ function withDefaultsRequired(node: JsonSchemaNode): Record<string, unknown> {
  *   },
  * })
  */
-export function configSchema<const S extends ConfigObjectSpec, Output = InferConfig<S>>(
+export function configSchema<const S extends ConfigObjectSpec, Output = InferConfigSide<S, 'output'>>(
   spec: S,
-  options: ConfigSchemaOptions<InferConfig<S>, Output> = {},
-): ConfigSchema<InferConfigInput<S> | undefined, Output> {
+  options: ConfigSchemaOptions<InferConfigSide<S, 'output'>, Output> = {},
+): ConfigSchema<InferConfigSide<S, 'input'> | undefined, Output> {
   const compiled = compileConfigSpec(spec)
   if (compiled.validation.type !== 'object')
     throw new SchemaDefinitionError('$.type', 'a config spec is an object spec')
@@ -136,7 +136,7 @@ export function configSchema<const S extends ConfigObjectSpec, Output = InferCon
       const prepared = prepareConfigValue(input ?? {}, compiled.validation, compiled.hosts)
       const violations = [...prepared.problems, ...validator(prepared.value)]
       if (violations.length > 0) return { issues: violations.map(issueOf) }
-      const filled = fillConfigDefaults(prepared, compiled.validation) as InferConfig<S>
+      const filled = fillConfigDefaults(prepared, compiled.validation) as InferConfigSide<S, 'output'>
       const problems = check?.(filled) ?? []
       if (problems.length > 0) {
         return {

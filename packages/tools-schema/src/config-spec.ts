@@ -102,7 +102,7 @@ export type ConfigFieldSpec = ConfigValueSpec & {
 type Simplify<T> = { [K in keyof T]: T[K] } & {}
 
 /** Which side of validation a type describes: what a user writes, or what the plugin gets. */
-type Side = 'input' | 'output'
+export type Side = 'input' | 'output'
 
 /** A field is present in the output when it is required or has a default. */
 type Present<F, M extends Side> = F extends { readonly required: true }
@@ -121,7 +121,8 @@ type InferFields<P, M extends Side> = Simplify<
   }
 >
 
-type InferConfigSide<S, M extends Side> = [ConfigValueSpec] extends [S]
+/** @internal The inferred config of one side; use `InferConfig` / `InferConfigInput`. */
+export type InferConfigSide<S, M extends Side> = [ConfigValueSpec] extends [S]
   ? unknown
   : S extends { readonly type: 'host'; readonly is: (value: unknown) => value is infer T }
     ? T
@@ -143,12 +144,24 @@ type InferConfigSide<S, M extends Side> = [ConfigValueSpec] extends [S]
                 : { readonly [key: string]: JsonValue }
               : InferValue<S>
 
-/**
- * The config a plugin receives once validated: required fields and fields with a `default` are
- * present, others optional; `host` fields take their guard's type. Use a `const` type parameter
- * or `as const` to keep literals.
- */
-export type InferConfig<S> = InferConfigSide<S, 'output'>
+/** A built config schema (what `configSchema` returns), matched structurally to keep this module type-only. */
+interface BuiltConfigSchema<Input, Output> {
+  readonly '~standard': {
+    readonly validate: (value: unknown) => { readonly value: Output } | { readonly issues: unknown }
+    readonly types?: { readonly input: Input; readonly output: Output }
+  }
+}
 
-/** The config a user may write: only `required: true` fields are mandatory. */
-export type InferConfigInput<S> = InferConfigSide<S, 'input'>
+/**
+ * The config a plugin receives once validated, from a config spec or from the `ConfigSchema`
+ * built from it: required fields and fields with a `default` are present, others optional;
+ * `host` fields take their guard's type. Use a `const` type parameter or `as const` to keep literals.
+ */
+export type InferConfig<S> = S extends BuiltConfigSchema<unknown, infer Output>
+  ? Output
+  : InferConfigSide<S, 'output'>
+
+/** The config a user may write (only `required: true` fields are mandatory), from a spec or a `ConfigSchema`. */
+export type InferConfigInput<S> = S extends BuiltConfigSchema<infer Input, unknown>
+  ? NonNullable<Input>
+  : InferConfigSide<S, 'input'>
