@@ -3,6 +3,7 @@ import type { ConfigObjectSpec, InferConfigSide } from './config-spec'
 import { SchemaDefinitionError } from './errors'
 import { compileConfigSpec } from './internal/compile-config-spec'
 import { fillConfigDefaults, prepareConfigValue } from './internal/config-value'
+import { narrowUnionViolations } from './internal/narrow-union-violations'
 import { parsePath } from './internal/parse-path'
 import { formatSegment } from './internal/path'
 import type { JsonSchemaNode, SchemaViolation } from './types'
@@ -134,7 +135,10 @@ export function configSchema<const S extends ConfigObjectSpec, Output = InferCon
   function validate(input: unknown): ConfigSchemaResult<Output> {
     try {
       const prepared = prepareConfigValue(input ?? {}, compiled.validation, compiled.hosts)
-      const violations = [...prepared.problems, ...validator(prepared.value)]
+      const violations = [
+        ...prepared.problems,
+        ...narrowUnionViolations(validator(prepared.value), compiled.validation, prepared.value),
+      ]
       if (violations.length > 0) return { issues: violations.map(issueOf) }
       const filled = fillConfigDefaults(prepared, compiled.validation) as InferConfigSide<S, 'output'>
       const problems = check?.(filled) ?? []

@@ -75,6 +75,17 @@ describe('configSchema', () => {
     expect(Config['~standard'].validate('x').issues).toEqual([{ message: '$: expected object, got string' }])
   })
 
+  it('reports a union value by the one branch its JSON type picks, at that branch\'s paths', () => {
+    expect(Config['~standard'].validate({ sandbox: { network: 'lan', scan: 0, x: 1 } }).issues).toEqual([
+      { message: '$.sandbox.network: expected one of "none", "host"', path: ['sandbox', 'network'] },
+      { message: '$.sandbox.scan: expected number >= 1, got 0', path: ['sandbox', 'scan'] },
+      { message: '$.sandbox.x: unexpected property "x"', path: ['sandbox', 'x'] },
+    ])
+    // No branch (or several) admits a string: the union's own summary stays.
+    const [issue] = Config['~standard'].validate({ sandbox: 'yes' }).issues ?? []
+    expect(issue?.message).toMatch(/^\$\.sandbox: expected at least one of 2 anyOf branches/)
+  })
+
   it('passes host values through untouched and refuses others by their description', () => {
     const tracer = { startSpan: () => undefined }
     expect(value(Config['~standard'].validate({ tracer })).tracer).toBe(tracer)
