@@ -157,11 +157,9 @@ interface BuiltConfigSchema<Input, Output> {
  * built from it: required fields and fields with a `default` are present, others optional;
  * `host` fields take their guard's type. Use a `const` type parameter or `as const` to keep literals.
  */
-export type InferConfig<S> = S extends BuiltConfigSchema<unknown, infer Output>
-  ? Output
-  : InferConfigSide<S, 'output'>
+export type InferConfig<S> =
+  S extends BuiltConfigSchema<unknown, infer Output> ? Output : InferConfigSide<S, 'output'>
 
 /** The config a user may write (only `required: true` fields are mandatory), from a spec or a `ConfigSchema`. */
-export type InferConfigInput<S> = S extends BuiltConfigSchema<infer Input, unknown>
-  ? NonNullable<Input>
-  : InferConfigSide<S, 'input'>
+export type InferConfigInput<S> =
+  S extends BuiltConfigSchema<infer Input, unknown> ? NonNullable<Input> : InferConfigSide<S, 'input'>

@@ -75,7 +75,7 @@ describe('configSchema', () => {
     expect(Config['~standard'].validate('x').issues).toEqual([{ message: '$: expected object, got string' }])
   })
 
-  it('reports a union value by the one branch its JSON type picks, at that branch\'s paths', () => {
+  it("reports a union value by the one branch its JSON type picks, at that branch's paths", () => {
     expect(Config['~standard'].validate({ sandbox: { network: 'lan', scan: 0, x: 1 } }).issues).toEqual([
       { message: '$.sandbox.network: expected one of "none", "host"', path: ['sandbox', 'network'] },
       { message: '$.sandbox.scan: expected number >= 1, got 0', path: ['sandbox', 'scan'] },
