@@ -26,6 +26,13 @@ export interface ConfigProblem {
   readonly message: string
 }
 
+/** `undefined` when a config may be left out (no field is required), else `never`. */
+type OmittedConfig<S> = S extends { readonly properties: infer P }
+  ? { [K in keyof P]: P[K] extends { readonly required: true } ? K : never }[keyof P] extends never
+    ? undefined
+    : never
+  : undefined
+
 /** The JSON Schema dialects `~standard.jsonSchema` writes (Standard JSON Schema `target`). */
 export type ConfigJsonSchemaTarget = 'draft-2020-12' | 'draft-07'
 
@@ -125,7 +132,7 @@ function withDefaultsRequired(node: JsonSchemaNode): Record<string, unknown> {
 export function configSchema<const S extends ConfigObjectSpec, Output = InferConfigSide<S, 'output'>>(
   spec: S,
   options: ConfigSchemaOptions<InferConfigSide<S, 'output'>, Output> = {},
-): ConfigSchema<InferConfigSide<S, 'input'> | undefined, Output> {
+): ConfigSchema<InferConfigSide<S, 'input'> | OmittedConfig<S>, Output> {
   const compiled = compileConfigSpec(spec)
   if (compiled.validation.type !== 'object')
     throw new SchemaDefinitionError('$.type', 'a config spec is an object spec')
