@@ -28,7 +28,13 @@ export const Config = configSchema({
           type: 'object',
           additionalProperties: false,
           properties: {
-            tools: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 }, required: true },
+            tools: {
+              type: 'array',
+              minItems: 1,
+              items: { type: 'string', minLength: 1 },
+              required: true,
+              description: 'the tools whose progress restarts their deadline',
+            },
           },
         },
       ],
