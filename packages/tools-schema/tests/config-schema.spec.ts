@@ -158,6 +158,17 @@ describe('configSchema', () => {
     expectTypeOf<Out['tracer']>().toEqualTypeOf<Tracer | undefined>()
     expectTypeOf<Out['env']>().toEqualTypeOf<{ readonly [key: string]: string }>()
     expectTypeOf<Out['city']>().toEqualTypeOf<string | undefined>()
+    expectTypeOf<InferConfig<typeof Config>>().toEqualTypeOf<Out>()
+    // A config may be left out only when no field is required.
+    type Given = NonNullable<(typeof Config)['~standard']['types']>['input']
+    expectTypeOf<undefined>().toMatchTypeOf<Given>()
+    const Named = configSchema({
+      type: 'object',
+      additionalProperties: false,
+      properties: { name: { type: 'string', required: true } },
+    })
+    type NamedInput = NonNullable<(typeof Named)['~standard']['types']>['input']
+    expectTypeOf<NamedInput>().toEqualTypeOf<{ readonly name: string }>()
   })
 
   it('refuses malformed specs with a spec path', () => {
