@@ -1,32 +1,15 @@
-// Every config key of every package is documented: a row of a table in the package README.
-// `ToolRuntimeConfig` more strictly: its README's Config table has exactly its keys, and every
-// doc that spells it out (`ToolRuntimeConfig` … `{ mode?, … }`) names them all.
+// Every config key of every package is documented: each package README's Config table is the one
+// scripts/config-tables.ts generates from the package's `Config` spec, unchanged (no drift).
+// `ToolRuntimeConfig` (hand-validated) more strictly: its README's Config table has exactly its
+// keys, and every doc that spells it out (`ToolRuntimeConfig` … `{ mode?, … }`) names them all.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
+import { CONFIG_TABLES, expectedReadme } from '../../scripts/config-tables'
 import { markdownFiles, ROOT } from './support/workspace'
 
 const README = readFileSync(join(ROOT, 'packages/tools-core/README.md'), 'utf8')
-
-/** The config interfaces of the packages: package directory, source file, interface. */
-const CONFIGS: readonly (readonly [string, string, string])[] = [
-  ['packages/code-runtime-pyodide', 'src/types.ts', 'PyodideRuntimeConfig'],
-  ['packages/code-runtime-worker-thread', 'src/types.ts', 'WorkerThreadRuntimeConfig'],
-  ['packages/tool-approvals', 'src/config.ts', 'ToolApprovalsConfig'],
-  ['packages/tool-bash', 'src/config.ts', 'BashConfig'],
-  ['packages/tool-bash', 'src/sandbox-config.ts', 'BashSandboxConfig'],
-  ['packages/tool-call-timeout-policy', 'src/plugin.ts', 'TimeoutPolicyConfig'],
-  ['packages/tool-fs', 'src/config.ts', 'FsToolsConfig'],
-  ['packages/tool-otel', 'src/plugin.ts', 'ToolOtelConfig'],
-  ['packages/tools-codemode', 'src/config.ts', 'CodeModeConfig'],
-  ['packages/tools-core', 'src/runtime-config.ts', 'ToolRuntimeConfig'],
-  ['packages/tools-mcp', 'src/config.ts', 'McpClientConfig'],
-  ['packages/tools-store-postgres', 'src/config.ts', 'CommonConfig'],
-  ['packages/tools-store-postgres', 'src/config.ts', 'PostgresConnectionStringConfig'],
-  ['packages/tools-store-postgres', 'src/config.ts', 'PostgresPoolConfig'],
-  ['packages/tools-store-sqlite', 'src/config.ts', 'SqliteToolStoreConfigInput'],
-]
 
 /** The member names of `interface <name>` in `file`, read from its source. */
 function interfaceKeys(file: string, name: string): string[] {
@@ -46,13 +29,28 @@ function configTableKeys(): string[] {
   return [...section.matchAll(/^\| `(\w+)` +\|/gm)].map((match) => match[1]!)
 }
 
-describe('config keys in the READMEs', () => {
-  it.each(CONFIGS)('%s: every key of %s/%s is a table row of the README', (dir, file, name) => {
-    const keys = interfaceKeys(`${dir}/${file}`, name)
-    expect(keys.length).toBeGreaterThan(0)
-    const readme = readFileSync(join(ROOT, dir, 'README.md'), 'utf8')
-    const rows = new Set([...readme.matchAll(/^\s*\| *`(\w+)`/gm)].map((match) => match[1]!))
-    expect(keys.filter((key) => !rows.has(key))).toEqual([])
+describe('config tables in the READMEs', () => {
+  it.each(CONFIG_TABLES.map((table) => [table.readme, table] as const))(
+    '%s: the Config table is the one generated from its spec (pnpm config-tables)',
+    async (_readme, table) => {
+      const { current, expected } = await expectedReadme(table)
+      expect(current).toBe(expected)
+    },
+  )
+
+  it('lists every shipped package whose Config is a configSchema', () => {
+    expect(CONFIG_TABLES.map((table) => table.readme.split('/')[1])).toEqual(
+      expect.arrayContaining([
+        'code-runtime-pyodide',
+        'code-runtime-worker-thread',
+        'tool-bash',
+        'tool-call-timeout-policy',
+        'tool-fs',
+        'tool-otel',
+        'tools-codemode',
+        'tools-mcp',
+      ]),
+    )
   })
 })
 

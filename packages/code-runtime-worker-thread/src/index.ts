@@ -1,11 +1,11 @@
 // Public API of @dsh/code-runtime-worker-thread. Explicit named re-exports only; no logic here.
 export {
   type ConfigCheck,
+  type ConfigSchema,
   checkWorkerThreadRuntimeConfig,
   DEFAULT_WORKER_THREAD_RUNTIME_CONFIG,
   MAX_TIMER_MS,
   resolveWorkerThreadRuntimeConfig,
-  type StandardConfigSchema,
   WorkerThreadRuntimeConfigSchema,
 } from './config'
 export {

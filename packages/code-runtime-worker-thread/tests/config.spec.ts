@@ -19,7 +19,9 @@ describe('config', () => {
     expect(DEFAULT_WORKER_THREAD_RUNTIME_CONFIG.isolation).toBe('thread')
     expect(resolveWorkerThreadRuntimeConfig({ isolation: 'process' }).isolation).toBe('process')
     for (const isolation of ['Process', 'vm', 1, null, true]) {
-      expect(() => resolveWorkerThreadRuntimeConfig({ isolation } as never)).toThrow(/isolation must be/)
+      expect(() => resolveWorkerThreadRuntimeConfig({ isolation } as never)).toThrow(
+        /\$\.isolation: expected (one of "thread", "process"|string)/,
+      )
     }
   })
 
@@ -29,7 +31,7 @@ describe('config', () => {
     expect(resolveWorkerThreadRuntimeConfig({ maxQueuedRuns: 1_048_576 }).maxQueuedRuns).toBe(1_048_576)
     for (const maxQueuedRuns of [-1, 1.5, 1_048_577, Number.POSITIVE_INFINITY, Number.NaN, '8', null]) {
       expect(() => resolveWorkerThreadRuntimeConfig({ maxQueuedRuns } as never)).toThrow(
-        /maxQueuedRuns must be an integer between 0 and 1048576/,
+        /\$\.maxQueuedRuns: expected (integer|number [<>]= (0|1048576))/,
       )
     }
   })
@@ -41,7 +43,7 @@ describe('config', () => {
       expect(resolveWorkerThreadRuntimeConfig({ [key]: 1_000 })[key]).toBe(1_000)
       for (const value of [-1, 0.5, 1_001, Number.POSITIVE_INFINITY, Number.NaN, '30', null]) {
         expect(() => resolveWorkerThreadRuntimeConfig({ [key]: value } as never)).toThrow(
-          new RegExp(`${key} must be an integer between 0 and 1000`),
+          new RegExp(`\\$\\.${key}: expected (integer|number [<>]= (0|1000))`),
         )
       }
     }
@@ -71,7 +73,7 @@ describe('config', () => {
     expect(resolveWorkerThreadRuntimeConfig({ engine: 'node-vm' }).engine).toBe('node-vm')
     for (const engine of ['v8', 'QuickJS', '', 1, null]) {
       expect(() => resolveWorkerThreadRuntimeConfig({ engine } as never)).toThrow(
-        /engine must be one of "quickjs", "node-vm"/,
+        /\$\.engine: expected (one of "quickjs", "node-vm"|string)/,
       )
     }
   })

@@ -1,8 +1,12 @@
 import { isAbsolute, resolve } from 'node:path'
-import type { ConfigIssue, ConfigValidationResult, StandardConfigSchema } from '@dsh/tools-core'
-import { standardConfigSchema } from '@dsh/tools-core'
+import { type ConfigSchema, type ConfigValidationResult, configSchema } from '@dsh/tools-core'
 import { DEFAULT_ENV_ALLOW_LIST } from './environment'
-import { type BashSandboxConfig, type BashSandboxInput, resolveSandboxConfig } from './sandbox-config'
+import {
+  type BashSandboxConfig,
+  type BashSandboxInput,
+  SANDBOX_OBJECT_SPEC,
+  sandboxSettings,
+} from './sandbox-config'
 
 /** The plugin config as a user writes it; every field is optional. */
 export interface BashConfigInput {
@@ -48,28 +52,92 @@ export interface BashConfig {
   readonly sandbox: BashSandboxConfig
 }
 
-/** Defaults applied by {@link resolveBashConfig} (`workdir` defaults to `process.cwd()`). */
-export const BASH_CONFIG_DEFAULTS = Object.freeze({
-  defaultTimeoutMs: 120_000,
-  maxTimeoutMs: 600_000,
-  maxStdoutBytes: 32_768,
-  maxStderrBytes: 32_768,
-  killGraceMs: 2_000,
-  progressIntervalMs: 250,
-})
+const integer = (minimum: number) => ({ type: 'integer', minimum, maximum: Number.MAX_SAFE_INTEGER }) as const
 
-const KNOWN_KEYS = new Set([
-  'defaultTimeoutMs',
-  'maxTimeoutMs',
-  'maxStdoutBytes',
-  'maxStderrBytes',
-  'workdir',
-  'envAllowList',
-  'env',
-  'killGraceMs',
-  'progressIntervalMs',
-  'sandbox',
-])
+/**
+ * The plugin's validated config schema (Standard Schema v1, checked by cordis before `apply`),
+ * declared once: also the JSON Schema and the README's Config table. Unknown keys, non-integer
+ * or non-positive budgets, negative caps and `defaultTimeoutMs > maxTimeoutMs` are rejected.
+ */
+export const Config: ConfigSchema<BashConfigInput | undefined, BashConfig> = configSchema(
+  {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      defaultTimeoutMs: {
+        ...integer(1),
+        default: 120_000,
+        description: 'budget of a call without `timeoutMs`; must be ≤ `maxTimeoutMs`',
+      },
+      maxTimeoutMs: {
+        ...integer(1),
+        default: 600_000,
+        description: "largest per-call budget, and the definition's declared `timeoutMs`",
+      },
+      maxStdoutBytes: { ...integer(0), default: 32_768, description: 'stdout cap in bytes' },
+      maxStderrBytes: { ...integer(0), default: 32_768, description: 'stderr cap in bytes' },
+      workdir: {
+        type: 'string',
+        minLength: 1,
+        description: 'default working directory (made absolute); default `process.cwd()`',
+      },
+      envAllowList: {
+        type: 'array',
+        items: { type: 'string', minLength: 1 },
+        default: [...DEFAULT_ENV_ALLOW_LIST],
+        description: 'inherited host variables: exact names and `PREFIX*` patterns',
+      },
+      env: {
+        type: 'record',
+        values: { type: 'string' },
+        default: {},
+        description: 'variables set explicitly, whatever their name',
+      },
+      killGraceMs: {
+        ...integer(0),
+        default: 2_000,
+        description: 'delay between SIGTERM and SIGKILL to the group',
+      },
+      progressIntervalMs: {
+        ...integer(1),
+        default: 250,
+        description: 'least time between two progress reports of a running command',
+      },
+      sandbox: {
+        description: 'the OS sandbox, on by default: `false` opts out, `true` or an object (below) opts in',
+        anyOf: [{ type: 'boolean' }, SANDBOX_OBJECT_SPEC],
+      },
+    },
+  },
+  {
+    check: (config) =>
+      config.defaultTimeoutMs > config.maxTimeoutMs
+        ? [{ path: ['defaultTimeoutMs'], message: `must not exceed maxTimeoutMs (${config.maxTimeoutMs})` }]
+        : [],
+    resolve: (config) =>
+      Object.freeze({
+        ...config,
+        workdir: resolveWorkdir(config.workdir ?? process.cwd()),
+        sandbox: sandboxSettings(config.sandbox),
+      }),
+  },
+)
+
+/** Defaults applied by {@link resolveBashConfig} (`workdir` defaults to `process.cwd()`). */
+export const BASH_CONFIG_DEFAULTS = (() => {
+  const result = resolveBashConfig(undefined)
+  if (result.issues) throw new Error('unreachable: the bash defaults are valid')
+  const { defaultTimeoutMs, maxTimeoutMs, maxStdoutBytes, maxStderrBytes, killGraceMs, progressIntervalMs } =
+    result.value
+  return Object.freeze({
+    defaultTimeoutMs,
+    maxTimeoutMs,
+    maxStdoutBytes,
+    maxStderrBytes,
+    killGraceMs,
+    progressIntervalMs,
+  })
+})()
 
 /**
  * Validate a raw config and fill in defaults. `undefined` is the empty config. A resolved
@@ -78,76 +146,9 @@ const KNOWN_KEYS = new Set([
  * @param input — the raw plugin config.
  */
 export function resolveBashConfig(input: unknown): ConfigValidationResult<BashConfig> {
-  const raw = input ?? {}
-  if (typeof raw !== 'object' || Array.isArray(raw))
-    return { issues: [{ message: 'config must be an object' }] }
-  const record = raw as Record<string, unknown>
-  const issues: ConfigIssue[] = []
-  for (const key of Object.keys(record)) {
-    if (!KNOWN_KEYS.has(key)) issues.push({ message: `unknown config key`, path: [key] })
-  }
-  const integer = (key: keyof typeof BASH_CONFIG_DEFAULTS, min: number): number => {
-    const value = record[key] ?? BASH_CONFIG_DEFAULTS[key]
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
-      issues.push({ message: `must be an integer ≥ ${min}`, path: [key] })
-      return BASH_CONFIG_DEFAULTS[key]
-    }
-    return value
-  }
-  const maxTimeoutMs = integer('maxTimeoutMs', 1)
-  const defaultTimeoutMs = integer('defaultTimeoutMs', 1)
-  if (defaultTimeoutMs > maxTimeoutMs)
-    issues.push({ message: 'must not exceed maxTimeoutMs', path: ['defaultTimeoutMs'] })
-  const maxStdoutBytes = integer('maxStdoutBytes', 0)
-  const maxStderrBytes = integer('maxStderrBytes', 0)
-  const killGraceMs = integer('killGraceMs', 0)
-  const progressIntervalMs = integer('progressIntervalMs', 1)
-
-  const workdirValue = record['workdir'] ?? process.cwd()
-  if (typeof workdirValue !== 'string' || workdirValue === '') {
-    issues.push({ message: 'must be a non-empty path', path: ['workdir'] })
-  }
-  const envAllowList = record['envAllowList'] ?? DEFAULT_ENV_ALLOW_LIST
-  if (!Array.isArray(envAllowList) || !envAllowList.every((e) => typeof e === 'string' && e !== '')) {
-    issues.push({
-      message: 'must be an array of non-empty names or PREFIX* patterns',
-      path: ['envAllowList'],
-    })
-  }
-  const env = record['env'] ?? {}
-  if (
-    typeof env !== 'object' ||
-    env === null ||
-    Array.isArray(env) ||
-    !Object.values(env).every((v) => typeof v === 'string')
-  ) {
-    issues.push({ message: 'must map names to strings', path: ['env'] })
-  }
-  const sandbox = resolveSandboxConfig(record['sandbox'], issues)
-  if (issues.length > 0) return { issues }
-  return {
-    value: Object.freeze({
-      defaultTimeoutMs,
-      maxTimeoutMs,
-      maxStdoutBytes,
-      maxStderrBytes,
-      workdir: resolveWorkdir(workdirValue as string),
-      envAllowList: Object.freeze([...(envAllowList as string[])]),
-      env: Object.freeze({ ...(env as Record<string, string>) }),
-      killGraceMs,
-      progressIntervalMs,
-      sandbox,
-    }),
-  }
+  return Config['~standard'].validate(input)
 }
 
 function resolveWorkdir(path: string): string {
   return isAbsolute(path) ? path : resolve(process.cwd(), path)
 }
-
-/**
- * The plugin's validated config schema (Standard Schema v1, checked by cordis before `apply`).
- * Unknown keys, non-integer or non-positive budgets, and `defaultTimeoutMs > maxTimeoutMs` are rejected.
- */
-export const Config: StandardConfigSchema<BashConfigInput | undefined, BashConfig> =
-  standardConfigSchema(resolveBashConfig)

@@ -18,9 +18,7 @@ export const inject = ['tools']
 export function apply(ctx: Context, config?: BashConfigInput): void {
   const resolved = resolveBashConfig(config)
   if (resolved.issues) {
-    throw new TypeError(
-      `invalid tool-bash config: ${resolved.issues.map((i) => `${i.path?.join('.') ?? ''} ${i.message}`).join('; ')}`,
-    )
+    throw new TypeError(`invalid tool-bash config: ${resolved.issues.map((i) => i.message).join('; ')}`)
   }
   const logger = ctx.logger('tool-bash')
   // Disposing the plugin (its context, or the agent scope it was registered through) aborts

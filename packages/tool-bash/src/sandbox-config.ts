@@ -1,6 +1,6 @@
 import { homedir } from 'node:os'
 import { isAbsolute, resolve } from 'node:path'
-import type { ConfigIssue } from '@dsh/tools-core'
+import { type ConfigIssue, configSchema, type InferConfig } from '@dsh/tools-core'
 
 /**
  * The OS sandbox settings as a user writes them: `false` opts out, `true` or an object (any
@@ -43,7 +43,47 @@ export interface BashSandboxConfig {
 /** Default of `sandbox.maxScanEntries`: entries the protection scan reads before refusing. */
 export const DEFAULT_MAX_SCAN_ENTRIES = 200_000
 
-const SANDBOX_KEYS = new Set(['enabled', 'fallback', 'network', 'allowWrite', 'denyRead', 'maxScanEntries'])
+const paths = { type: 'array', items: { type: 'string', minLength: 1 } } as const
+
+/** The `sandbox` object of the plugin config (every field optional; `true` means all defaults). */
+export const SANDBOX_OBJECT_SPEC = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    enabled: { type: 'boolean', default: true, description: '`false` is the same as `sandbox: false`' },
+    fallback: {
+      type: 'string',
+      enum: ['refuse', 'unsandboxed'],
+      default: 'refuse',
+      description:
+        "when the sandbox cannot run here: `'refuse'` fails every call, `'unsandboxed'` runs it without",
+    },
+    network: {
+      type: 'string',
+      enum: ['none', 'host'],
+      default: 'none',
+      description: "`'none'`: an empty network namespace (own loopback only); `'host'`: the host's network",
+    },
+    allowWrite: {
+      ...paths,
+      default: [],
+      description: "writable directories besides `workdir` (and the call's private `TMPDIR`)",
+    },
+    denyRead: {
+      ...paths,
+      description:
+        'paths hidden from the command (an empty mount); a given list replaces the default, `[os.homedir()]`',
+    },
+    maxScanEntries: {
+      type: 'integer',
+      minimum: 1,
+      maximum: Number.MAX_SAFE_INTEGER,
+      default: DEFAULT_MAX_SCAN_ENTRIES,
+      description:
+        'most entries the [protection scan](#protected-entries) reads in the writable roots, before and after each call; past it every call is refused (`BASH_PROTECTION_UNAVAILABLE`)',
+    },
+  },
+} as const
 
 /** The default read denies: the home directory, where dotfiles and credentials live (never `/`). */
 function defaultDenyRead(): string[] {
@@ -51,10 +91,31 @@ function defaultDenyRead(): string[] {
   return home === '' || home === '/' ? [] : [home]
 }
 
-const isPathList = (value: unknown): value is string[] =>
-  Array.isArray(value) && value.every((entry) => typeof entry === 'string' && entry !== '')
-
 const absolute = (path: string): string => (isAbsolute(path) ? path : resolve(process.cwd(), path))
+
+/** The sandbox settings of a validated `sandbox` object: paths absolute, the home default applied. */
+export function finishSandboxConfig(sandbox: InferConfig<typeof SANDBOX_OBJECT_SPEC>): BashSandboxConfig {
+  return Object.freeze({
+    enabled: sandbox.enabled,
+    fallback: sandbox.fallback,
+    network: sandbox.network,
+    allowWrite: Object.freeze(sandbox.allowWrite.map(absolute)),
+    denyRead: Object.freeze((sandbox.denyRead ?? defaultDenyRead()).map(absolute)),
+    maxScanEntries: sandbox.maxScanEntries,
+  })
+}
+
+const SandboxSchema = configSchema(SANDBOX_OBJECT_SPEC, { resolve: finishSandboxConfig })
+
+/** The settings of a `sandbox` value a validated config holds: a boolean (or nothing) means the defaults. */
+export function sandboxSettings(
+  sandbox: boolean | InferConfig<typeof SANDBOX_OBJECT_SPEC> | undefined,
+): BashSandboxConfig {
+  if (typeof sandbox === 'object') return finishSandboxConfig(sandbox)
+  const result = SandboxSchema['~standard'].validate({ enabled: sandbox ?? true })
+  if (result.issues) throw new Error('unreachable: the sandbox defaults are valid')
+  return result.value
+}
 
 /**
  * Validate the `sandbox` key of the plugin config, pushing problems onto `issues`.
@@ -63,62 +124,10 @@ const absolute = (path: string): string => (isAbsolute(path) ? path : resolve(pr
  * @param issues — collects validation problems (paths prefixed with `sandbox`).
  */
 export function resolveSandboxConfig(input: unknown, issues: ConfigIssue[]): BashSandboxConfig {
-  const raw = typeof input === 'boolean' ? { enabled: input } : (input ?? {})
-  const fallbackConfig: BashSandboxConfig = {
-    enabled: true,
-    fallback: 'refuse',
-    network: 'none',
-    allowWrite: [],
-    denyRead: defaultDenyRead(),
-    maxScanEntries: DEFAULT_MAX_SCAN_ENTRIES,
-  }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    issues.push({ message: 'must be a boolean or an object', path: ['sandbox'] })
-    return fallbackConfig
-  }
-  const record = raw as Record<string, unknown>
-  for (const key of Object.keys(record)) {
-    if (!SANDBOX_KEYS.has(key)) issues.push({ message: 'unknown config key', path: ['sandbox', key] })
-  }
-  const pick = <T>(key: string, ok: (value: unknown) => value is T, message: string, value: T): T => {
-    const given = record[key]
-    if (given === undefined) return value
-    if (ok(given)) return given
-    issues.push({ message, path: ['sandbox', key] })
-    return value
-  }
-  const enabled = pick('enabled', (v): v is boolean => typeof v === 'boolean', 'must be a boolean', true)
-  const fallback = pick(
-    'fallback',
-    (v): v is 'refuse' | 'unsandboxed' => v === 'refuse' || v === 'unsandboxed',
-    "must be 'refuse' or 'unsandboxed'",
-    fallbackConfig.fallback,
-  )
-  const network = pick(
-    'network',
-    (v): v is 'none' | 'host' => v === 'none' || v === 'host',
-    "must be 'none' or 'host'",
-    fallbackConfig.network,
-  )
-  const allowWrite = pick('allowWrite', isPathList, 'must be an array of non-empty paths', [])
-  const denyRead = pick(
-    'denyRead',
-    isPathList,
-    'must be an array of non-empty paths',
-    fallbackConfig.denyRead,
-  )
-  const maxScanEntries = pick(
-    'maxScanEntries',
-    (v): v is number => Number.isSafeInteger(v) && (v as number) > 0,
-    'must be a positive integer',
-    DEFAULT_MAX_SCAN_ENTRIES,
-  )
-  return Object.freeze({
-    enabled,
-    maxScanEntries,
-    fallback,
-    network,
-    allowWrite: Object.freeze(allowWrite.map(absolute)),
-    denyRead: Object.freeze(denyRead.map(absolute)),
-  })
+  if (input === undefined || typeof input === 'boolean') return sandboxSettings(input)
+  const result = SandboxSchema['~standard'].validate(input)
+  if (result.issues === undefined) return result.value
+  for (const issue of result.issues)
+    issues.push({ message: `$.sandbox${issue.message.slice(1)}`, path: ['sandbox', ...(issue.path ?? [])] })
+  return sandboxSettings(true)
 }

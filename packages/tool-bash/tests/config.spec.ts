@@ -29,7 +29,14 @@ describe('bash config', () => {
       defaultTimeoutMs: 20,
       killGraceMs: -1,
     })
-    expect(result.issues?.map((i) => i.path?.[0])).toEqual(['bogus', 'defaultTimeoutMs', 'killGraceMs'])
+    expect(result.issues).toEqual([
+      { message: '$.killGraceMs: expected number >= 0, got -1', path: ['killGraceMs'] },
+      { message: '$.bogus: unexpected property "bogus"', path: ['bogus'] },
+    ])
+    // Rules across fields run once the fields themselves are valid.
+    expect(Config['~standard'].validate({ maxTimeoutMs: 10, defaultTimeoutMs: 20 }).issues).toEqual([
+      { message: '$.defaultTimeoutMs: must not exceed maxTimeoutMs (10)', path: ['defaultTimeoutMs'] },
+    ])
   })
 
   it('rejects a bad env map and allow-list', () => {

@@ -50,16 +50,22 @@ describe('sandbox config', () => {
       extra: 1,
     })
     expect(result.issues?.map((issue) => issue.path?.join('.'))).toEqual([
-      'sandbox.extra',
       'sandbox.fallback',
       'sandbox.network',
-      'sandbox.allowWrite',
+      'sandbox.allowWrite.0',
       'sandbox.denyRead',
       'sandbox.maxScanEntries',
+      'sandbox.extra',
     ])
-    expect(sandboxOf('yes').issues).toEqual([
-      { message: 'must be a boolean or an object', path: ['sandbox'] },
+    expect(sandboxOf({ network: 'some' }).issues).toEqual([
+      { message: '$.sandbox.network: expected one of "none", "host"', path: ['sandbox', 'network'] },
     ])
+    const [issue, ...more] = sandboxOf('yes').issues ?? []
+    expect(more).toEqual([])
+    expect(issue?.path).toEqual(['sandbox'])
+    expect(issue?.message).toMatch(
+      /^\$\.sandbox: expected at least one of 2 anyOf branches to match, got none/,
+    )
   })
 
   it('resolving a resolved config yields the same sandbox settings', () => {

@@ -1,5 +1,5 @@
 import type { Context } from '@deepseek-ai/cordis'
-import { type ConfigValidationResult, standardConfigSchema } from '@dsh/tools-core'
+import { configSchema, type InferConfigInput } from '@dsh/tools-core'
 import type { Deadline } from './deadline'
 import { createTimeoutWrapper } from './timeout-wrapper'
 
@@ -9,52 +9,41 @@ export const name = 'tool-call-timeout-policy'
 /** Services the plugin needs: the `ToolRuntime` at `ctx.tools`. */
 export const inject = ['tools']
 
-/** The plugin's config. */
-export interface TimeoutPolicyConfig {
-  /**
-   * Whether a call's `exec.progress(...)` report restarts its full `timeoutMs` budget, so a long
-   * body that keeps reporting is not cut off: `true` for every tool, `{ tools: [names] }` for
-   * the named tools only (default `false`).
-   */
-  readonly resetTimeoutOnProgress?: boolean | { readonly tools: readonly string[] }
-}
-
-const RESET_KEY = 'resetTimeoutOnProgress'
-const RESET_ISSUE = 'resetTimeoutOnProgress must be a boolean or { tools: [non-empty tool names] }'
-
-type Reset = NonNullable<TimeoutPolicyConfig['resetTimeoutOnProgress']>
-
-function resolveReset(value: unknown): Reset | undefined {
-  if (value === undefined) return false
-  if (typeof value === 'boolean') return value
-  if (typeof value !== 'object' || value === null || Object.keys(value).some((key) => key !== 'tools'))
-    return undefined
-  const tools = (value as { tools?: unknown }).tools
-  if (!Array.isArray(tools) || tools.length === 0) return undefined
-  if (!tools.every((name) => typeof name === 'string' && name !== '')) return undefined
-  return Object.freeze({ tools: Object.freeze([...(tools as string[])]) })
-}
-
-/** Validate a raw config and fill in the default; a validated config validates to itself. */
-function validate(value: unknown): ConfigValidationResult<Required<TimeoutPolicyConfig>> {
-  if (value === undefined || value === null) return { value: { resetTimeoutOnProgress: false } }
-  if (typeof value !== 'object' || Array.isArray(value))
-    return { issues: [{ message: 'tool-call-timeout-policy config must be an object' }] }
-  for (const key of Object.keys(value)) {
-    if (key !== RESET_KEY) return { issues: [{ message: `unknown config key \`${key}\``, path: [key] }] }
-  }
-  const reset = resolveReset((value as TimeoutPolicyConfig).resetTimeoutOnProgress)
-  if (reset === undefined) return { issues: [{ message: RESET_ISSUE, path: [RESET_KEY] }] }
-  return { value: { resetTimeoutOnProgress: reset } }
-}
-
 /**
- * Validates {@link TimeoutPolicyConfig}: `undefined`, or
- * `{ resetTimeoutOnProgress?: boolean | { tools: string[] } }` (non-empty names).
+ * The plugin's config, declared once: validator, type, JSON Schema and README table.
+ * `resetTimeoutOnProgress`: whether a call's `exec.progress(...)` report restarts its full
+ * `timeoutMs` budget, so a long body that keeps reporting is not cut off.
  */
-export const Config = standardConfigSchema<TimeoutPolicyConfig | undefined, Required<TimeoutPolicyConfig>>(
-  validate,
-)
+export const Config = configSchema({
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    resetTimeoutOnProgress: {
+      description:
+        '`true`: each `exec.progress(...)` of a call restarts its full `timeoutMs`; `{ tools: [names] }`: only those tools',
+      default: false,
+      anyOf: [
+        { type: 'boolean' },
+        {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            tools: {
+              type: 'array',
+              minItems: 1,
+              items: { type: 'string', minLength: 1 },
+              required: true,
+              description: 'the tools whose progress restarts their deadline',
+            },
+          },
+        },
+      ],
+    },
+  },
+})
+
+/** The plugin's config as a user writes it. */
+export type TimeoutPolicyConfig = InferConfigInput<typeof Config>
 
 /**
  * Install the timeout wrapper on `tools/execute` in the calling context (global, or an agent
@@ -67,7 +56,7 @@ export const Config = standardConfigSchema<TimeoutPolicyConfig | undefined, Requ
  * @param config — the (cordis-validated) config; validated again here, so a direct call is safe too.
  */
 export function apply(ctx: Context, config?: TimeoutPolicyConfig): void {
-  const checked = validate(config)
+  const checked = Config['~standard'].validate(config)
   if (checked.issues)
     throw new TypeError(`invalid tool-call-timeout-policy config: ${checked.issues[0]!.message}`)
   const reset = checked.value.resetTimeoutOnProgress

@@ -137,6 +137,9 @@ describe('resetTimeoutOnProgress', () => {
     for (const bad of [
       { resetTimeoutOnProgress: 'yes' },
       { resetTimeoutOnProgress: 1 },
+      { resetTimeoutOnProgress: { tools: [] } },
+      { resetTimeoutOnProgress: { tools: [''] } },
+      { resetTimeoutOnProgress: { tools: ['bash'], other: 1 } },
       { other: 1 },
       [],
       'x',
@@ -144,5 +147,9 @@ describe('resetTimeoutOnProgress', () => {
     ]) {
       expect('issues' in (check(bad) as object)).toBe(true)
     }
+    // Worded like argument errors (the shared configSchema form).
+    expect(check({ other: 1 })).toEqual({
+      issues: [{ message: '$.other: unexpected property "other"', path: ['other'] }],
+    })
   })
 })

@@ -1,4 +1,11 @@
 import path from 'node:path'
+import {
+  type ConfigSchema,
+  type ConfigSchemaIssue,
+  type ConfigSchemaResult,
+  configSchema,
+  type InferConfigInput,
+} from '@dsh/tools-core'
 import { FS_TOOL_ERROR_CODES, FsToolError } from './errors'
 
 /** The validated configuration of the fs tools plugin (every field filled in). */
@@ -38,136 +45,120 @@ export interface FsToolsConfig {
   readonly ignoreDirectories: readonly string[]
 }
 
-/** What a user may pass as config: every field optional. */
-export type FsToolsConfigInput = { readonly [K in keyof FsToolsConfig]?: FsToolsConfig[K] }
-
-/** Defaults of every numeric/boolean config field. `roots` defaults to `[process.cwd()]`. */
-export const FS_TOOLS_DEFAULTS = {
-  requireReadBeforeWrite: false,
-  maxReadLines: 2000,
-  maxLineLength: 2000,
-  maxReadBytes: 256 * 1024,
-  maxReadScanBytes: 64 * 1024 * 1024,
-  maxEditBytes: 4 * 1024 * 1024,
-  maxGlobResults: 1000,
-  maxGrepMatches: 500,
-  maxGrepFileBytes: 4 * 1024 * 1024,
-  maxGrepTotalBytes: 256 * 1024 * 1024,
-  grepTimeoutMs: 30_000,
-  maxWalkEntries: 200_000,
-  maxDiffBytes: 1024 * 1024,
-  ignoreDirectories: ['node_modules', '.git'],
-} as const satisfies Omit<FsToolsConfig, 'roots'>
-
-/** A configuration problem in Standard Schema form. */
-export interface FsToolsConfigIssue {
-  readonly message: string
-  readonly path?: readonly PropertyKey[]
-}
-
-/** The outcome of {@link validateFsToolsConfig}: the filled-in config, or the issues found. */
-export type FsToolsConfigResult =
-  | { readonly value: FsToolsConfig; readonly issues?: undefined }
-  | { readonly issues: readonly FsToolsConfigIssue[] }
-
-/** The Standard Schema (v1) shape of {@link Config}, which cordis validates plugin config with. */
-export interface FsToolsConfigSchema {
-  readonly '~standard': {
-    readonly version: 1
-    readonly vendor: string
-    readonly validate: (input: unknown) => FsToolsConfigResult
-    readonly types?: { readonly input: FsToolsConfigInput | undefined; readonly output: FsToolsConfig }
-  }
-}
+/** Every budget is a positive safe integer. */
+const budget = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const
+const nonEmptyNames = { type: 'array', items: { type: 'string', minLength: 1 } } as const
 
 /**
- * The plugin's config validator, a Standard Schema (v1) object as cordis expects: it fills in
- * defaults, resolves `roots` to absolute paths and rejects unknown keys and bad values.
+ * The plugin's config validator, a Standard Schema (v1) object as cordis expects, declared once
+ * (also the JSON Schema and the README's Config table): it fills in defaults, resolves `roots`
+ * to absolute paths (default: the working directory) and rejects unknown keys and bad values.
  */
-export const Config: FsToolsConfigSchema = {
-  '~standard': { version: 1, vendor: 'dsh-tool-fs', validate: (input) => validateFsToolsConfig(input) },
-}
+export const Config: FsToolsConfigSchema = configSchema(
+  {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      roots: {
+        ...nonEmptyNames,
+        minItems: 1,
+        description:
+          'workspace roots; each must exist (canonicalised with `realpath` at start). Default: `[process.cwd()]`',
+      },
+      requireReadBeforeWrite: {
+        type: 'boolean',
+        default: false,
+        description: '`write`/`edit` refuse an existing file the agent has not read since its last change',
+      },
+      maxReadLines: { ...budget, default: 2000, description: 'default and maximum `read` window' },
+      maxLineLength: { ...budget, default: 2000, description: 'characters per line in `read`/`grep` output' },
+      maxReadBytes: {
+        ...budget,
+        default: 256 * 1024,
+        description: 'UTF-8 bytes of line text per `read` (window ends early, ≥ 1 line)',
+      },
+      maxReadScanBytes: {
+        ...budget,
+        default: 64 * 1024 * 1024,
+        description:
+          "bytes one `read` reads at most (then `stoppedAt`); also bounds `write`'s old-line count",
+      },
+      maxEditBytes: {
+        ...budget,
+        default: 4 * 1024 * 1024,
+        description: 'larger files are refused by `edit` (`FILE_TOO_LARGE`)',
+      },
+      maxGlobResults: { ...budget, default: 1000, description: 'paths per `glob`' },
+      maxGrepMatches: { ...budget, default: 500, description: 'matching lines per `grep`' },
+      maxGrepFileBytes: {
+        ...budget,
+        default: 4 * 1024 * 1024,
+        description: 'larger files are skipped by `grep`',
+      },
+      maxGrepTotalBytes: {
+        ...budget,
+        default: 256 * 1024 * 1024,
+        description: 'bytes of text one `grep` searches; later files are skipped (`stoppedAt`)',
+      },
+      grepTimeoutMs: {
+        ...budget,
+        default: 30_000,
+        description: 'budget of one `grep`; past it the worker is terminated (`SEARCH_BUDGET_EXCEEDED`)',
+      },
+      maxWalkEntries: {
+        ...budget,
+        default: 200_000,
+        description: 'directory entries one `glob`/`grep` visits before stopping (`stoppedAt`)',
+      },
+      maxDiffBytes: {
+        ...budget,
+        default: 1024 * 1024,
+        description: 'above this (old + new), diffs carry counts but no hunks (`omitted: true`)',
+      },
+      ignoreDirectories: {
+        ...nonEmptyNames,
+        default: ['node_modules', '.git'],
+        description: 'directory names `glob`/`grep` skip',
+      },
+    },
+  },
+  {
+    resolve: (config) =>
+      Object.freeze({
+        ...config,
+        roots: Object.freeze((config.roots ?? [process.cwd()]).map((root) => path.resolve(root))),
+      }),
+  },
+)
 
-const INTEGER_FIELDS = [
-  'maxReadLines',
-  'maxLineLength',
-  'maxReadBytes',
-  'maxReadScanBytes',
-  'maxEditBytes',
-  'maxGlobResults',
-  'maxGrepMatches',
-  'maxGrepFileBytes',
-  'maxGrepTotalBytes',
-  'grepTimeoutMs',
-  'maxWalkEntries',
-  'maxDiffBytes',
-] as const
+/** What a user may pass as config: every field optional. */
+export type FsToolsConfigInput = InferConfigInput<typeof Config>
 
-const KNOWN_FIELDS = new Set<string>([
-  'roots',
-  'requireReadBeforeWrite',
-  'ignoreDirectories',
-  ...INTEGER_FIELDS,
-])
+/** A configuration problem in Standard Schema form (`$.maxReadLines: expected number >= 1, got 0`). */
+export type FsToolsConfigIssue = ConfigSchemaIssue
+
+/** The outcome of {@link validateFsToolsConfig}: the filled-in config, or the issues found. */
+export type FsToolsConfigResult = ConfigSchemaResult<FsToolsConfig>
+
+/** The Standard Schema (v1) shape of {@link Config}, which cordis validates plugin config with. */
+export type FsToolsConfigSchema = ConfigSchema<
+  { readonly [K in keyof FsToolsConfig]?: FsToolsConfig[K] } | undefined,
+  FsToolsConfig
+>
 
 /**
  * Validate a raw config (`undefined` means all defaults). Returns the filled-in config or the
  * list of issues; never throws.
  */
 export function validateFsToolsConfig(input: unknown): FsToolsConfigResult {
-  const raw = input ?? {}
-  if (typeof raw !== 'object' || Array.isArray(raw))
-    return { issues: [{ message: 'config must be an object' }] }
-  const record = raw as Record<string, unknown>
-  const issues: FsToolsConfigIssue[] = []
-  for (const key of Object.keys(record)) {
-    if (!KNOWN_FIELDS.has(key)) issues.push({ message: `unknown config key "${key}"`, path: [key] })
-  }
-  const roots = readStringList(record, 'roots', [process.cwd()], issues)
-  if (roots.length === 0) issues.push({ message: 'roots must name at least one directory', path: ['roots'] })
-  const ignoreDirectories = readStringList(
-    record,
-    'ignoreDirectories',
-    FS_TOOLS_DEFAULTS.ignoreDirectories,
-    issues,
-  )
-  const requireReadBeforeWrite = record.requireReadBeforeWrite ?? FS_TOOLS_DEFAULTS.requireReadBeforeWrite
-  if (typeof requireReadBeforeWrite !== 'boolean') {
-    issues.push({ message: 'requireReadBeforeWrite must be a boolean', path: ['requireReadBeforeWrite'] })
-  }
-  const numbers = {} as Record<(typeof INTEGER_FIELDS)[number], number>
-  for (const field of INTEGER_FIELDS) {
-    const value = record[field] ?? FS_TOOLS_DEFAULTS[field]
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-      issues.push({ message: `${field} must be a positive integer`, path: [field] })
-    }
-    numbers[field] = value as number
-  }
-  if (issues.length > 0) return { issues }
-  return {
-    value: Object.freeze({
-      roots: Object.freeze(roots.map((root) => path.resolve(root))),
-      requireReadBeforeWrite: requireReadBeforeWrite as boolean,
-      ignoreDirectories: Object.freeze([...ignoreDirectories]),
-      ...numbers,
-    }),
-  }
+  return Config['~standard'].validate(input)
 }
 
-function readStringList(
-  record: Record<string, unknown>,
-  key: string,
-  fallback: readonly string[],
-  issues: FsToolsConfigIssue[],
-): string[] {
-  const value = record[key]
-  if (value === undefined) return [...fallback]
-  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string' && item.length > 0)) {
-    issues.push({ message: `${key} must be an array of non-empty strings`, path: [key] })
-    return []
-  }
-  return [...value]
-}
+/** Defaults of every numeric/boolean config field. `roots` defaults to `[process.cwd()]`. */
+export const FS_TOOLS_DEFAULTS: Omit<FsToolsConfig, 'roots'> = (() => {
+  const { roots: _, ...defaults } = resolveFsToolsConfig(undefined)
+  return Object.freeze(defaults)
+})()
 
 /**
  * Validate a raw config and return the filled-in one.

@@ -19,11 +19,11 @@ describe('Config', () => {
       colour: 'blue',
       requireReadBeforeWrite: 'yes',
     })
-    expect(result.issues?.map((issue) => issue.path)).toEqual([
-      ['colour'],
-      ['roots'],
-      ['requireReadBeforeWrite'],
-      ['maxReadLines'],
+    expect(result.issues).toEqual([
+      { message: '$.roots: expected at least 1 item, got 0', path: ['roots'] },
+      { message: '$.requireReadBeforeWrite: expected boolean, got string', path: ['requireReadBeforeWrite'] },
+      { message: '$.maxReadLines: expected number >= 1, got 0', path: ['maxReadLines'] },
+      { message: '$.colour: unexpected property "colour"', path: ['colour'] },
     ])
   })
 

@@ -1,16 +1,8 @@
 import type { Context } from '@deepseek-ai/cordis'
-import { type ConfigValidationResult, standardConfigSchema } from '@dsh/tools-core'
+import { configSchema, type InferConfigInput } from '@dsh/tools-core'
 import type { Tracer } from '@opentelemetry/api'
 import { resolveTracer } from './resolve-tracer'
 import { SpanTracker } from './span-tracker'
-
-/** The plugin's config. */
-export interface ToolOtelConfig {
-  /** The tracer to record with (default: `@opentelemetry/api`'s global provider, if an SDK is registered). */
-  readonly tracer?: Tracer
-  /** Record arguments, model-facing content and progress messages on spans (default `false`: sizes only). */
-  readonly capturePayloads?: boolean
-}
 
 /** The plugin's name (fiber diagnostics). */
 export const name = 'tool-otel'
@@ -18,28 +10,34 @@ export const name = 'tool-otel'
 /** Services the plugin needs: the `ToolRuntime` at `ctx.tools`. */
 export const inject = ['tools']
 
-const KEYS = new Set(['tracer', 'capturePayloads'])
+const isTracer = (value: unknown): value is Tracer =>
+  typeof value === 'object' && value !== null && typeof (value as Tracer).startSpan === 'function'
 
-function validate(value: unknown): ConfigValidationResult<ToolOtelConfig> {
-  if (value === undefined || value === null) return { value: { capturePayloads: false } }
-  if (typeof value !== 'object' || Array.isArray(value))
-    return { issues: [{ message: 'tool-otel config must be an object' }] }
-  const record = value as Record<string, unknown>
-  for (const key of Object.keys(record)) {
-    if (!KEYS.has(key)) return { issues: [{ message: 'unknown config key', path: [key] }] }
-  }
-  const capturePayloads = record.capturePayloads ?? false
-  if (typeof capturePayloads !== 'boolean')
-    return { issues: [{ message: 'capturePayloads must be a boolean', path: ['capturePayloads'] }] }
-  const tracer = record.tracer
-  if (tracer === undefined) return { value: { capturePayloads } }
-  if (typeof tracer !== 'object' || tracer === null || typeof (tracer as Tracer).startSpan !== 'function')
-    return { issues: [{ message: 'tracer must be an OpenTelemetry Tracer', path: ['tracer'] }] }
-  return { value: { tracer: tracer as Tracer, capturePayloads } }
-}
+/** The plugin's config, declared once: validator, type, JSON Schema and README table. */
+export const Config = configSchema({
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    tracer: {
+      type: 'host',
+      description: 'an OpenTelemetry Tracer (with startSpan)',
+      is: isTracer,
+    },
+    capturePayloads: {
+      type: 'boolean',
+      default: false,
+      description:
+        'also record arguments, content, progress messages, failure messages (span status) and policy reasons',
+    },
+  },
+})
 
-/** Validates {@link ToolOtelConfig}: unknown keys, a non-boolean `capturePayloads` or a tracer without `startSpan` are rejected. */
-export const Config = standardConfigSchema<ToolOtelConfig | undefined, ToolOtelConfig>(validate)
+/**
+ * The plugin's config: `tracer` to record with (default: `@opentelemetry/api`'s global provider,
+ * if an SDK is registered); `capturePayloads` records arguments, model-facing content and
+ * progress messages on spans (default `false`: sizes only).
+ */
+export type ToolOtelConfig = InferConfigInput<typeof Config>
 
 /**
  * Trace every tool call the calling context sees (all of them from a plain ctx, one agent's
@@ -51,7 +49,7 @@ export const Config = standardConfigSchema<ToolOtelConfig | undefined, ToolOtelC
  * @param config — the (cordis-validated) config; validated again here, so a direct call is safe too.
  */
 export function apply(ctx: Context, config?: ToolOtelConfig): void {
-  const checked = validate(config)
+  const checked = Config['~standard'].validate(config)
   if (checked.issues) throw new TypeError(`invalid tool-otel config: ${checked.issues[0]!.message}`)
   const tracer = resolveTracer(checked.value.tracer)
   if (tracer === undefined) return

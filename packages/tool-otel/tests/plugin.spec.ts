@@ -169,5 +169,12 @@ describe('tool-otel: plugin', () => {
     for (const bad of [{ capturePayloads: 'yes' }, { tracer: {} }, { tracer: 'x' }, { other: 1 }, [], 5]) {
       expect(check(bad).issues?.length).toBe(1)
     }
+    // Worded like argument errors (the shared configSchema form).
+    expect(check({ tracer: 'x' }).issues).toEqual([
+      {
+        message: '$.tracer: expected an OpenTelemetry Tracer (with startSpan), got string',
+        path: ['tracer'],
+      },
+    ])
   })
 })

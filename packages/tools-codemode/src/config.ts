@@ -1,107 +1,79 @@
 /**
- * The plugin config and its Standard Schema validator (cordis validates it before `apply`).
+ * The plugin config, declared once in the schema DSL: its validator (cordis validates it before
+ * `apply`), its type, its JSON Schema and the README's Config table.
  */
-import type { Plugin } from '@deepseek-ai/cordis'
+import { configSchema, type InferConfig, type InferConfigInput } from '@dsh/tools-core'
 
-/** Config of the Code Mode plugin (absent fields take {@link DEFAULT_CODE_MODE_CONFIG}). */
-export interface CodeModeConfig {
-  /**
-   * How many concurrency-safe binding calls of one run may overlap (integer ≥ 1, default 10).
-   * `1` restores serial dispatch.
-   */
-  readonly maxParallelSubCalls?: number
-  /**
-   * Most binding calls one run may make (integer ≥ 1, default 10,000). Every call the program
-   * makes counts, refused ones included; later calls reject with a `ToolCallError` naming the
-   * limit and never reach policy or a tool.
-   */
-  readonly maxSubCallsPerRun?: number
-  /**
-   * Most binding calls of one run submitted but not yet settled, queued or running (integer
-   * ≥ 1, default 1,000). A call past it rejects with a `ToolCallError`; the run goes on.
-   */
-  readonly maxOutstandingSubCalls?: number
-  /**
-   * Most argument bytes of one run waiting in its queue (integer ≥ 1, default 64 MiB). A call's
-   * size is its string code units (values and keys) plus one per JSON value, every occurrence
-   * of a shared reference counted. A call that would start at once is not queued; one that would
-   * take the queued total past the cap rejects with a `ToolCallError`.
-   */
-  readonly maxQueuedArgumentBytes?: number
-  /**
-   * Most JSON values in one call's arguments, every occurrence of a shared reference counted
-   * (integer ≥ 1, default 20,000). Arguments handed over as JSON text are measured by one scan
-   * before they are parsed; others are counted while they are read. Past it the call rejects at
-   * once. The host's cost of a call (parse, snapshot, validation) grows with this count, not
-   * with bytes (see `DEFAULT_JSON_SHAPE_LIMITS` in the runtime kit for the measurements).
-   */
-  readonly maxArgumentNodes?: number
-  /**
-   * Deepest nesting of arrays and objects in one call's arguments handed over as JSON text
-   * (integer ≥ 1, default 100, under tools-core's `valueLimits.maxDepth` of 128), measured by the same scan before parsing.
-   */
-  readonly maxArgumentDepth?: number
-  /**
-   * Most string code units (values and keys) in one call's arguments, every occurrence counted
-   * (integer ≥ 1, default 32 Mi = 33,554,432). Counted while the arguments are read.
-   */
-  readonly maxArgumentStringLength?: number
-  /**
-   * Milliseconds a finished run waits for its sub-calls that are still running after the run's
-   * signal aborted (integer ≥ 1, default 5,000). A tool that ignores the abort would otherwise
-   * hold `run_code` open forever, past every budget of the program; past this wait `run_code`
-   * returns without it, and what the call later produces (its value, its additional contexts)
-   * is dropped.
-   */
-  readonly subCallDrainMs?: number
-}
-
-/** The defaults applied to absent fields. */
-export const DEFAULT_CODE_MODE_CONFIG: Required<CodeModeConfig> = Object.freeze({
-  maxParallelSubCalls: 10,
-  maxSubCallsPerRun: 10_000,
-  maxOutstandingSubCalls: 1_000,
-  maxQueuedArgumentBytes: 64 * 1024 * 1024,
-  maxArgumentNodes: 20_000,
-  maxArgumentDepth: 100,
-  maxArgumentStringLength: 32 * 1024 * 1024,
-  subCallDrainMs: 5_000,
-})
-
-type Key = keyof CodeModeConfig
-const KEYS = Object.keys(DEFAULT_CODE_MODE_CONFIG) as Key[]
-
-type Issue = { readonly message: string; readonly path?: readonly PropertyKey[] }
-
-function check(input: unknown): { value: Required<CodeModeConfig> } | { issues: Issue[] } {
-  if (input === undefined || input === null) return { value: DEFAULT_CODE_MODE_CONFIG }
-  if (typeof input !== 'object' || Array.isArray(input)) {
-    return { issues: [{ message: 'Code Mode config must be an object' }] }
-  }
-  const issues: Issue[] = []
-  for (const key of Object.keys(input)) {
-    if (!(KEYS as string[]).includes(key))
-      issues.push({ message: `unknown config key ${JSON.stringify(key)}`, path: [key] })
-  }
-  const value: Record<string, number> = { ...DEFAULT_CODE_MODE_CONFIG }
-  for (const key of KEYS) {
-    const raw = (input as Record<string, unknown>)[key]
-    if (raw === undefined) continue
-    if (typeof raw === 'number' && Number.isSafeInteger(raw) && raw >= 1) value[key] = raw
-    else issues.push({ message: `${key} must be an integer ≥ 1`, path: [key] })
-  }
-  if (issues.length > 0) return { issues }
-  return { value: Object.freeze(value) as Required<CodeModeConfig> }
-}
+/** Every limit is an integer ≥ 1 (and a safe integer, as the counters that compare with it are). */
+const limit = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const
 
 /**
  * Standard Schema validator of {@link CodeModeConfig}: absent fields take their defaults;
  * unknown keys and any limit that is not a safe integer ≥ 1 are rejected.
  */
-export const CodeModeConfigSchema: NonNullable<Plugin.Base<CodeModeConfig>['Config']> = {
-  '~standard': {
-    version: 1,
-    vendor: '@dsh/tools-codemode',
-    validate: check,
+export const CodeModeConfigSchema = configSchema({
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    maxParallelSubCalls: {
+      ...limit,
+      default: 10,
+      description: 'How many concurrency-safe binding calls of one run may overlap. `1` = serial dispatch.',
+    },
+    maxSubCallsPerRun: {
+      ...limit,
+      default: 10_000,
+      description:
+        'Binding calls one run may make. Every call counts, refused ones included; later calls reject with `ToolCallError` and reach neither policy nor a tool.',
+    },
+    maxOutstandingSubCalls: {
+      ...limit,
+      default: 1_000,
+      description:
+        'Calls of one run submitted but not yet settled (queued or running). A call past it rejects with `ToolCallError`; the run goes on and may call again once earlier calls settle.',
+    },
+    maxQueuedArgumentBytes: {
+      ...limit,
+      default: 64 * 1024 * 1024,
+      description:
+        'Argument bytes of one run waiting in its queue (default 64 MiB). A call that starts at once is not queued; a call whose bytes would take the queued total past the cap rejects with `ToolCallError`.',
+    },
+    maxArgumentNodes: {
+      ...limit,
+      default: 20_000,
+      description:
+        "JSON values in one call's arguments, every occurrence of a shared reference counted. Arguments handed over as JSON text (`callJson`) are measured by one scan before they are parsed; others are counted while they are read. Past it the call rejects at once. The host's cost of a call grows with this count, not with bytes (see below).",
+    },
+    maxArgumentDepth: {
+      ...limit,
+      default: 100,
+      description:
+        "Nesting of arrays and objects in one call's arguments handed over as JSON text, measured by the same scan before parsing (under tools-core's `valueLimits.maxDepth` of 128).",
+    },
+    maxArgumentStringLength: {
+      ...limit,
+      default: 32 * 1024 * 1024,
+      description:
+        "String code units (UTF-16; values and keys) in one call's arguments, every occurrence counted (default 32 Mi).",
+    },
+    subCallDrainMs: {
+      ...limit,
+      default: 5_000,
+      description:
+        'Milliseconds a finished run waits for sub-calls still running after its signal aborted. A tool that ignores the abort would otherwise hold `run_code` open past every budget of the program; after the wait `run_code` returns without it, and whatever the call produces later (value, additional contexts) is dropped.',
+    },
   },
-}
+})
+
+/** Config of the Code Mode plugin as a user writes it (absent fields take their defaults). */
+export type CodeModeConfig = InferConfigInput<typeof CodeModeConfigSchema>
+
+/** The config filled in: every limit present. */
+export type ResolvedCodeModeConfig = InferConfig<typeof CodeModeConfigSchema>
+
+/** The defaults applied to absent fields. */
+export const DEFAULT_CODE_MODE_CONFIG: ResolvedCodeModeConfig = (() => {
+  const result = CodeModeConfigSchema['~standard'].validate({})
+  if (result.issues) throw new Error('unreachable: the Code Mode defaults are valid')
+  return result.value
+})()

@@ -24,7 +24,7 @@ export const name = 'tools-codemode'
 export const inject = ['tools']
 
 /** Config validator: `maxParallelSubCalls` and the per-run limits, each an integer ≥ 1 (see `CodeModeConfig`). */
-export const Config: typeof CodeModeConfigSchema = CodeModeConfigSchema
+export const Config = CodeModeConfigSchema
 
 /**
  * Install the stand-in provider now, and swap it for the real one for as long as a code runtime

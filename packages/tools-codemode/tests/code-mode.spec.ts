@@ -229,7 +229,7 @@ describe('config', () => {
     await ctx.plugin(ToolRuntime, { mode: 'code' })
     ctx.provide('codeRuntime', createInProcessRuntime())
     await expect(async () => ctx.plugin(CodeMode, { maxParallelSubCalls: bad as number })).rejects.toThrow(
-      /maxParallelSubCalls must be an integer ≥ 1/,
+      /\$\.maxParallelSubCalls: expected (integer|number >= 1)/,
     )
   })
 })

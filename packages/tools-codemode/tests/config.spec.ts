@@ -33,7 +33,7 @@ describe('CodeModeConfigSchema', () => {
     it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53, '4', null])(
       `rejects ${key} %s, naming the key`,
       (bad) => {
-        const result = validate({ [key]: bad }) as { issues?: { path?: unknown[] }[] }
+        const result = validate({ [key]: bad })
         expect(result.issues?.[0]?.path).toEqual([key])
       },
     )
@@ -43,5 +43,12 @@ describe('CodeModeConfigSchema', () => {
     expect(validate({ maxParallel: 3 })).toHaveProperty('issues')
     expect(validate(5)).toHaveProperty('issues')
     expect(validate([])).toHaveProperty('issues')
+  })
+
+  it('words issues like argument errors', () => {
+    expect(validate({ maxParallelSubCalls: 0, maxParallel: 3 }).issues).toEqual([
+      { message: '$.maxParallelSubCalls: expected number >= 1, got 0', path: ['maxParallelSubCalls'] },
+      { message: '$.maxParallel: unexpected property "maxParallel"', path: ['maxParallel'] },
+    ])
   })
 })

@@ -42,6 +42,29 @@ describe('client config', () => {
     expect('issues' in result && result.issues?.length).toBeGreaterThan(0)
   })
 
+  it('words issues like argument errors, a transport factory by its description', () => {
+    const { create } = inMemoryFixture().transport
+    const ok = validate({ name: 's', transport: { create } })
+    expect(ok.issues === undefined && 'create' in ok.value.transport && ok.value.transport.create).toBe(
+      create,
+    )
+    expect(validate({ name: 's', transport: { create: 5 } }).issues).toEqual([
+      {
+        message: '$.transport.create: expected a function returning a fresh SDK Transport, got number',
+        path: ['transport', 'create'],
+      },
+    ])
+    expect(validate({ name: 's', transport: { url: 'file:///etc/passwd' } }).issues).toEqual([
+      {
+        message: '$.transport.url: expected an http(s) URL, got "file:///etc/passwd"',
+        path: ['transport', 'url'],
+      },
+    ])
+    expect(validate({ name: 's', transport: { command: 'node' }, limits: { maxNodes: 0 } }).issues).toEqual([
+      { message: '$.limits.maxNodes: expected number >= 1, got 0', path: ['limits', 'maxNodes'] },
+    ])
+  })
+
   it('loading with an invalid config fails and registers nothing', async () => {
     const { ctx } = await createApp()
     await expect(loadMcp(ctx, { name: '', transport: inMemoryFixture().transport })).rejects.toThrow()

@@ -22,6 +22,29 @@ export {
   type JsonSchemaValidatorOptions,
   type SchemaValidator,
 } from './compile-validator'
+export {
+  type ConfigJsonSchemaTarget,
+  type ConfigProblem,
+  type ConfigSchema,
+  type ConfigSchemaIssue,
+  type ConfigSchemaOptions,
+  type ConfigSchemaResult,
+  configSchema,
+} from './config-schema'
+export type {
+  ConfigAnyOfSpec,
+  ConfigArraySpec,
+  ConfigFieldSpec,
+  ConfigJsonValue,
+  ConfigObjectSpec,
+  ConfigOneOfSpec,
+  ConfigSpecAnnotations,
+  ConfigValueSpec,
+  HostSchemaSpec,
+  InferConfig,
+  InferConfigInput,
+  RecordSchemaSpec,
+} from './config-spec'
 export { pyComment, pyDocstring, quotedString, tsDocComment } from './doc-comments'
 export {
   isToolsError,

@@ -9,15 +9,10 @@ export {
 } from './budget-watchdog'
 export {
   type ConfigCheck,
-  checkOptions,
-  choiceOption,
-  createConfigSchema,
-  integerOption,
+  type ConfigSchema,
+  checkConfig,
+  configSchema,
   MAX_TIMER_MS,
-  type OptionRule,
-  type OptionRules,
-  optionIssue,
-  type StandardConfigSchema,
 } from './config-check'
 export { cutToLimit } from './cut-to-limit'
 export { DoneStatus, failureKindOf } from './done-status'

@@ -28,9 +28,10 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
  */
 export async function apply(ctx: Context, input: McpClientConfig): Promise<void> {
   const resolved = resolveMcpClientConfig(input)
-  if ('issues' in resolved) {
-    const detail = resolved.issues.map((issue) => `${issue.path?.join('.') ?? ''} ${issue.message}`.trim())
-    throw new TypeError(`invalid tools-mcp config: ${detail.join('; ')}`)
+  if (resolved.issues) {
+    throw new TypeError(
+      `invalid tools-mcp config: ${resolved.issues.map((issue) => issue.message).join('; ')}`,
+    )
   }
   const config = resolved.value
   const logger = ctx.logger(name)
