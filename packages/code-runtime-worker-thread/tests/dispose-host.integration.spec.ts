@@ -4,68 +4,28 @@
  * slot — has exited, then releases everything, so the host exits by itself. Each case runs in a
  * fresh Node process (`fixtures/dispose-host.ts`), killed if it has not exited within the bound.
  */
-import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { disposeReport, spawnScript } from '@dsh/tools-codemode/testing'
 import { describe, expect, it } from 'vitest'
-import type { WorkerThreadRuntimeConfig } from '../src/index'
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url))
 const hostScript = fileURLToPath(new URL('./fixtures/dispose-host.ts', import.meta.url))
 /** Far above a clean exit (about a second), far below the test's timeout. */
 const EXIT_BOUND_MS = 60_000
 
-interface HostEnd {
-  readonly code: number | null
-  readonly killed: boolean
-  readonly disposed: { stats: Record<string, number>; resources: string[] } | undefined
-  readonly stderr: string
-}
-
-function runHost(config: WorkerThreadRuntimeConfig): Promise<HostEnd> {
-  return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', '--conditions=@dsh/source', hostScript, JSON.stringify(config)],
-      { cwd: packageDir, stdio: ['ignore', 'pipe', 'pipe'] },
-    )
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk
-    })
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr = (stderr + chunk).slice(-4000)
-    })
-    let killed = false
-    const killer = setTimeout(() => {
-      killed = true
-      child.kill('SIGKILL')
-    }, EXIT_BOUND_MS)
-    child.on('close', (code) => {
-      clearTimeout(killer)
-      const line = stdout.split('\n').find((entry) => entry.startsWith('DISPOSED '))
-      resolve({ code, killed, disposed: line === undefined ? undefined : JSON.parse(line.slice(9)), stderr })
-    })
-  })
-}
-
 describe('dispose() keeps an idle host alive until every worker has exited, then lets it exit', () => {
   it.each([
     ['threads', { warmWorkers: 2 }],
     ['run processes', { warmWorkers: 2, isolation: 'process', maxOldGenerationSizeMb: 64 }],
   ] as const)('%s', async (_what, config) => {
-    const end = await runHost(config)
+    const end = await spawnScript(hostScript, [JSON.stringify(config)], {
+      cwd: packageDir,
+      killAfterMs: EXIT_BOUND_MS,
+    })
     expect(end.stderr).toBe('')
     expect(end).toMatchObject({ code: 0, killed: false })
-    expect(end.disposed?.stats).toMatchObject({
-      liveWorkers: 0,
-      runningWorkers: 0,
-      warmWorkers: 0,
-      exitingWorkers: 0,
-    })
-    // Nothing the pool owned is left: no worker port, no child process, no timer.
-    expect(
-      end.disposed?.resources.filter((name) => !/^(TTYWrap|PipeWrap|FSReqCallback)$/.test(name)),
-    ).toEqual([])
+    // No worker is left, and nothing the pool owned keeps the process alive: no port, no
+    // child process, no timer.
+    expect(disposeReport(end.stdout)).toEqual({ workers: [0, 0, 0, 0], resources: [] })
   })
 })
