@@ -130,15 +130,15 @@ export type MessageParser<M> = (
 export function createMessageParser<M>(
   readers: Readonly<Record<string, MessageReader<M>>>,
 ): MessageParser<M> {
+  // A map, not the object: no inherited name (`constructor`, `toString`) can resolve to a reader.
+  const byKind = new Map(Object.entries(readers))
   return (raw, cursor, maxLines = Number.POSITIVE_INFINITY) => {
     if (!isMessageRecord(raw)) return refuseMessage('a message must be an object')
     const kind = ownField(raw, 'k')
     if (kind === 'done') return parseDoneMessage(raw)
     if (kind === 'ready') return { ok: true, message: { kind: 'ready' } }
-    const read = typeof kind === 'string' ? ownField(readers, kind) : undefined
-    return typeof read === 'function'
-      ? (read as MessageReader<M>)(raw, cursor, maxLines)
-      : refuseMessage('unknown message type')
+    const read = typeof kind === 'string' ? byKind.get(kind) : undefined
+    return read === undefined ? refuseMessage('unknown message type') : read(raw, cursor, maxLines)
   }
 }
 
