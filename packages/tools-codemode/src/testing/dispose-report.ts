@@ -9,7 +9,7 @@
 export interface DisposeReport {
   /** The runtime's live, running, warm and exiting workers after `dispose()`. */
   readonly workers: readonly number[]
-  /** `process.getActiveResourcesInfo()` then, the process's own stdio aside. */
+  /** `process.getActiveResourcesInfo()` a loop turn later, the process's own stdio (and that turn) aside. */
   readonly resources: readonly string[]
 }
 
@@ -29,16 +29,22 @@ const TAG = 'DISPOSED '
 /** In a host script: dispose `runtime`, and once that settles print a {@link DisposeReport} line. */
 export function disposeAndReport(runtime: ReportingRuntime): void {
   void runtime.dispose().then(() => {
-    const { liveWorkers, runningWorkers, warmWorkers, exitingWorkers } = runtime.stats()
-    const resources = process
-      .getActiveResourcesInfo()
-      .filter((name) => !/^(TTYWrap|PipeWrap|FSReqCallback)$/.test(name))
-    const report: DisposeReport = {
-      workers: [liveWorkers, runningWorkers, warmWorkers, exitingWorkers],
-      resources,
-    }
-    process.stdout.write(`${TAG}${JSON.stringify(report)}\n`)
+    // A handle that closed with the exit dispose awaited (a child process's) leaves the list in
+    // the loop's close phase: read it one turn later, once that phase has run.
+    setImmediate(() => setImmediate(() => report(runtime)))
   })
+}
+
+function report(runtime: ReportingRuntime): void {
+  const { liveWorkers, runningWorkers, warmWorkers, exitingWorkers } = runtime.stats()
+  const resources = process
+    .getActiveResourcesInfo()
+    .filter((name) => !/^(TTYWrap|PipeWrap|FSReqCallback|Immediate)$/.test(name))
+  const report: DisposeReport = {
+    workers: [liveWorkers, runningWorkers, warmWorkers, exitingWorkers],
+    resources,
+  }
+  process.stdout.write(`${TAG}${JSON.stringify(report)}\n`)
 }
 
 /** The {@link DisposeReport} a host script printed, or `undefined` if it printed none. */
