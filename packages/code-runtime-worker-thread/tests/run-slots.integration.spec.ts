@@ -4,8 +4,8 @@
  * real worker threads.
  */
 import type { Worker } from 'node:worker_threads'
+import { RunSlots, type SlotGrant } from '@dsh/tools-codemode/runtime-kit'
 import { afterEach, describe, expect, it } from 'vitest'
-import { RunSlots, type SlotGrant } from '../src/pool/run-slots'
 
 // A worker that stays alive until terminated, and reports each start.
 const IDLE_WORKER = "require('node:worker_threads').parentPort.on('message', () => {})"

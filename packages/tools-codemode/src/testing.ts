@@ -65,6 +65,13 @@ export function resultText(result: ToolExecutionResult): string {
   return result.content.map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('')
 }
 
+export {
+  type DisposeReport,
+  disposeAndReport,
+  disposeReport,
+  type ReportingRuntime,
+} from './testing/dispose-report'
 export { type FakeHost, type FakeTool, FakeToolCallError, fakeHost, runRequest } from './testing/fake-host'
 export { addTool, echoTool } from './testing/fixture-tools'
+export { type ScriptEnd, spawnScript } from './testing/spawn-script'
 export { type Deferred, deferred, until } from './testing/wait'

@@ -1,16 +1,19 @@
 /**
- * One spawned Pyodide worker and its lifetime promises. A handle is used for at most one run.
+ * One spawned Pyodide worker and its lifetime promises (the runtime kit's `trackWorker`), plus
+ * its interrupt buffer. A handle is used for at most one run.
  */
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Worker, type WorkerOptions } from 'node:worker_threads'
 import {
-  awaitBoot,
   type BootOutcome,
   describeWorkerError,
   isMessageRecord,
   ownField,
+  type SlotSpawn,
+  trackWorker,
+  type WorkerLifetime,
 } from '@dsh/tools-codemode/runtime-kit'
 import type { HostPost } from '../protocol/messages'
 import { PYODIDE_WORKER_SOURCE } from '../worker/pyodide/generated/pyodide-worker-source'
@@ -29,18 +32,11 @@ function readBootMessage(message: unknown): BootResult | undefined {
 }
 
 /** A spawned worker, its interrupt buffer, its boot result and its exit. */
-export interface WorkerHandle {
-  readonly worker: Worker
+export interface WorkerHandle extends WorkerLifetime<Worker, BootResult> {
   /** Pyodide's interrupt buffer: writing 2 (SIGINT) raises `KeyboardInterrupt` at the next bytecode. */
   readonly interrupt: Int32Array
   /** Resolves when the worker reports `ready`, or with the failure if it errors or exits first. */
   readonly booted: Promise<BootResult>
-  /** Resolves with the exit code once the thread has exited. */
-  readonly exited: Promise<number>
-  /** Whether the thread has exited. */
-  readonly hasExited: () => boolean
-  /** The last `error` event the worker raised, if any. */
-  readonly lastError: () => unknown
 }
 
 /** Options a worker is spawned with: its parts of the run's memory budget (`memory-budget.ts`). */
@@ -120,6 +116,9 @@ export function spawnSnapshotMaker(options: SpawnOptions): SnapshotMaker {
     bytes,
     stop: async () => {
       stopped = true
+      // Unref'd while it boots; referenced again, it keeps the host alive until the exit this
+      // awaits (else a host with nothing else to do ends before its runtime's dispose settles).
+      worker.ref()
       await worker.terminate().catch(() => {})
       await exited
     },
@@ -128,41 +127,27 @@ export function spawnSnapshotMaker(options: SpawnOptions): SnapshotMaker {
 }
 
 /**
- * Spawn a run worker: an empty environment, no `execArgv`, the V8 heap cap, and the Pyodide
- * location, interrupt buffer and memory cap as `workerData`. It boots once `snapshot` settles —
- * from the snapshot bytes, or plainly for `undefined`. The worker is unref'd until a run claims
- * it, so idle warm workers never keep the process alive.
+ * One run worker, as the pool spawns it in a slot: an empty environment, no `execArgv`, the V8
+ * heap cap, and the Pyodide location, interrupt buffer and memory cap as `workerData`. It boots
+ * once `snapshot` settles — from the snapshot bytes, or plainly for `undefined`. The worker is
+ * unref'd until a run claims it, so idle warm workers never keep the process alive.
  */
-export function spawnWorkerHandle(
+export function runWorkerSpawn(
   options: SpawnOptions,
   snapshot: Promise<SharedArrayBuffer | undefined>,
-): WorkerHandle {
+): SlotSpawn<WorkerHandle> {
   const interrupt = new SharedArrayBuffer(4)
-  const worker = new Worker(PYODIDE_WORKER_SOURCE, workerOptions(options, interrupt, false))
-  worker.unref()
-  worker.stdout.resume()
-  worker.stderr.resume()
-  void snapshot.then((bytes) => {
-    if (!exited) worker.postMessage({ k: 'boot', s: bytes ?? null } satisfies HostPost)
-  })
-  let exited = false
-  let lastError: unknown
-  const exitedPromise = new Promise<number>((resolve) => {
-    worker.once('exit', (code) => {
-      exited = true
-      resolve(code)
-    })
-  })
-  worker.on('error', (error) => {
-    lastError = error
-  })
-  const booted = awaitBoot(worker, readBootMessage, (error) => describeWorkerError(error, options))
   return {
-    worker,
-    interrupt: new Int32Array(interrupt),
-    booted,
-    exited: exitedPromise,
-    hasExited: () => exited,
-    lastError: () => lastError,
+    source: PYODIDE_WORKER_SOURCE,
+    options: workerOptions(options, interrupt, false),
+    adopt: (worker) => {
+      worker.stdout.resume()
+      worker.stderr.resume()
+      const lifetime = trackWorker(worker, readBootMessage, (error) => describeWorkerError(error, options))
+      void snapshot.then((bytes) => {
+        if (!lifetime.hasExited()) worker.postMessage({ k: 'boot', s: bytes ?? null } satisfies HostPost)
+      })
+      return { ...lifetime, interrupt: new Int32Array(interrupt) }
+    },
   }
 }

@@ -7,11 +7,13 @@
  * `DoneStatus` (the runtime kit's).
  *
  * host → worker: `{ k: 'boot', s }` first (`s`: the memory snapshot's shared bytes, or null for a
- * plain boot); `{ k: 'run', code, names, limit, lines, nodes, depth }` once; `{ k: 'res', i, ok, a, b }` per settled
+ * plain boot); `{ k: 'run', code, names, limit, lines, nodes, depth }` once (the runtime kit's `RunMessage`); `{ k: 'res', i, ok, a, b }` per settled
  * call (`ok`: `a` is the value's JSON text; otherwise `a` the tool name and `b` the message).
  */
 
-import type { DoneMessage, DoneStatus } from '@dsh/tools-codemode/runtime-kit'
+import type { DoneMessage, DoneStatus, ReadyMessage, RunMessage } from '@dsh/tools-codemode/runtime-kit'
+
+export type { RunMessage }
 
 /** One binding call, as rebuilt by the host-side validator. */
 export interface WorkerCall {
@@ -23,28 +25,11 @@ export interface WorkerCall {
 
 /** An inbound message after validation: a fresh object holding only checked fields. */
 export type WorkerMessage =
-  | { readonly kind: 'ready' }
+  | ReadyMessage
   | { readonly kind: 'boot-failed'; readonly message: string }
   | { readonly kind: 'log'; readonly line: string }
   | { readonly kind: 'call'; readonly call: WorkerCall }
   | DoneMessage
-
-/** The message that starts a run. */
-export interface RunMessage {
-  readonly k: 'run'
-  /** The program: the body of an async Python function. */
-  readonly code: string
-  /** JSON text of the allowed binding names. */
-  readonly names: string
-  /** `maxOutputBytes` (within the run's memory budget), enforced early in the worker and again on the host. */
-  readonly limit: number
-  /** `maxLogLines`: the line past it ends the run as `output-limit`, in the worker and again on the host. */
-  readonly lines: number
-  /** `maxValueNodes`, checked on each value in the worker before it is posted, and again on the host. */
-  readonly nodes?: number
-  /** `maxValueDepth`, likewise. */
-  readonly depth?: number
-}
 
 /** The answer to one binding call. */
 export type ReplyMessage =

@@ -6,14 +6,9 @@
  * integer literals beyond ±(2**53 − 1) and numbers out of the double range, which `JSON.parse`
  * would silently round or turn into `Infinity`, and nesting deeper than the worker allows.
  */
+import { JSON_CHARS } from '@dsh/tools-codemode/runtime-kit'
 
-const QUOTE = 0x22
-const BACKSLASH = 0x5c
-const OPEN_ARRAY = 0x5b
-const OPEN_OBJECT = 0x7b
-const CLOSE_ARRAY = 0x5d
-const CLOSE_OBJECT = 0x7d
-const MINUS = 0x2d
+const { QUOTE, BACKSLASH, OPEN_ARRAY, OPEN_OBJECT, CLOSE_ARRAY, CLOSE_OBJECT, MINUS } = JSON_CHARS
 
 function isDigit(code: number): boolean {
   return code >= 0x30 && code <= 0x39

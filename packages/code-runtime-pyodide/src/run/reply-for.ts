@@ -4,13 +4,7 @@
  * program's own: a value with shared references has a JSON text far larger than its memory, and
  * a 100 MB error message or string would only run the worker out of memory.
  */
-import {
-  callFailureOf,
-  cutToLimit,
-  encodeCallValue,
-  jsonTextExceeds,
-  nonJsonValueMessage,
-} from '@dsh/tools-codemode/runtime-kit'
+import { boundedCallFailure, boundedValueText, nonJsonValueMessage } from '@dsh/tools-codemode/runtime-kit'
 import { memoryBudget } from '../memory-budget'
 import type { ReplyMessage, WorkerCall } from '../protocol/messages'
 import type { JsonValue, ResolvedPyodideRuntimeConfig } from '../types'
@@ -37,24 +31,13 @@ export function replyFor(
   maxUnits: number,
 ): ReplyMessage {
   if (settled.status === 'rejected') {
-    const failure = callFailureOf(settled.reason, call.name)
-    return refusal(call, cutToLimit(failure.toolName, maxUnits), cutToLimit(failure.message, maxUnits))
+    const failure = boundedCallFailure(settled.reason, call.name, maxUnits)
+    return refusal(call, failure.toolName, failure.message)
   }
-  // Counted before it is built: `JSON.stringify` writes a shared part once per occurrence.
-  let exceeds: boolean
-  try {
-    exceeds = jsonTextExceeds(settled.value, maxUnits)
-  } catch {
-    // A getter or proxy trap of the host's value threw while it was measured. Thrown here, it
-    // would reject the reply's promise unhandled and leave the program's call unanswered.
-    return refusal(call, call.name, nonJsonValueMessage(call.name))
-  }
-  if (exceeds) return tooLarge(call, `more than ${maxUnits}`, maxUnits)
-  const text = encodeCallValue(settled.value)
-  if (text === undefined) return refusal(call, call.name, nonJsonValueMessage(call.name))
-  // The count above is a lower bound (escapes are not counted): the built text is checked too.
-  if (text.length > maxUnits) return tooLarge(call, String(text.length), maxUnits)
-  return { k: 'res', i: call.id, ok: true, a: text, b: null }
+  const bounded = boundedValueText(settled.value, maxUnits)
+  if (bounded === undefined) return refusal(call, call.name, nonJsonValueMessage(call.name))
+  if ('size' in bounded) return tooLarge(call, bounded.size, maxUnits)
+  return { k: 'res', i: call.id, ok: true, a: bounded.text, b: null }
 }
 
 function tooLarge(call: WorkerCall, size: string, maxUnits: number): ReplyMessage {

@@ -4,34 +4,29 @@
  * longer run: on the worker's completion message (the worker exits in that same turn), or, when
  * the host kills the worker, after its `exit` event.
  */
-import type { CodeRunHost, CodeRunOutcome } from '@dsh/tools-codemode'
+import type { CodeRunOutcome } from '@dsh/tools-codemode'
 import {
   createCallCursor,
   DoneStatus,
+  type RunSessionInput as KitRunSessionInput,
   RunDriver,
+  runMessage,
   utf8LineCost,
   valueTextIssue,
 } from '@dsh/tools-codemode/runtime-kit'
 import type { MemoryBudget } from '../memory-budget'
 import type { WorkerHandle } from '../pool/worker-handle'
-import type { ReplyMessage, RunMessage, WorkerCall } from '../protocol/messages'
+import type { ReplyMessage, WorkerCall } from '../protocol/messages'
 import { parseWorkerMessage } from '../protocol/parse-worker-message'
 import type { JsonValue, ResolvedPyodideRuntimeConfig } from '../types'
 import { CALL_LIMITS } from './call-limits'
 import { jsonTextProblem } from './json-text-problem'
 import { maxReplyUnits, replyFor } from './reply-for'
 
-/** What one run needs besides its worker. */
-export interface RunSessionInput {
-  /** The program: the body of an async Python function. */
-  readonly source: string
-  readonly toolNames: readonly string[]
-  readonly host: CodeRunHost
-  readonly config: ResolvedPyodideRuntimeConfig
+/** What one run needs besides its worker; `source` is the body of an async Python function. */
+export interface RunSessionInput extends KitRunSessionInput<ResolvedPyodideRuntimeConfig> {
   /** The run's share of `maxMemoryMb` for output and the worker's heap. */
   readonly budget: MemoryBudget
-  /** Aborted when the runtime is disposed: the run ends as `abort`. */
-  readonly shutdown: AbortSignal
 }
 
 /** SIGINT, as Pyodide's interrupt buffer expects it. */
@@ -148,13 +143,7 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     }
   }
 
-  return run.start({
-    k: 'run',
-    code: input.source,
-    names: JSON.stringify(input.toolNames),
-    limit: budget.outputBytes,
-    lines: config.maxLogLines,
-    nodes: config.maxValueNodes,
-    depth: config.maxValueDepth,
-  } satisfies RunMessage)
+  return run.start(
+    runMessage(input.source, input.toolNames, { ...config, maxOutputBytes: budget.outputBytes }),
+  )
 }

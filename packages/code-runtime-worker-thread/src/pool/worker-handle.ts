@@ -1,8 +1,18 @@
 /**
- * One spawned worker and its lifetime promises. A handle is used for at most one run.
+ * One spawned worker and its lifetime promises (the runtime kit's `trackWorker`), plus the
+ * QuickJS worker's shared-memory slots. A handle is used for at most one run.
  */
 import { Worker, type WorkerOptions } from 'node:worker_threads'
-import type { LoopUtilization } from '@dsh/tools-codemode/runtime-kit'
+import {
+  type BootFailure,
+  describeWorkerError,
+  isMessageRecord,
+  type LoopUtilization,
+  ownField,
+  type SlotSpawn,
+  trackWorker,
+  type WorkerLifetime,
+} from '@dsh/tools-codemode/runtime-kit'
 import { ProcessWorker } from '../process/process-worker'
 import { createCallSlot } from '../protocol/call-slot'
 import { createReplySlot } from '../protocol/reply-slot'
@@ -24,19 +34,10 @@ export interface RunWorker {
 }
 
 /** Settles once the worker has booted: `true` when ready, otherwise the reason it failed. */
-export type BootResult = { readonly ok: true } | { readonly ok: false; readonly message: string }
+export type BootResult = { readonly ok: true } | BootFailure
 
 /** A spawned worker, its boot result and its exit. */
-export interface WorkerHandle {
-  readonly worker: RunWorker
-  /** Resolves when the worker reports `ready`, or with the failure if it errors or exits first. */
-  readonly booted: Promise<BootResult>
-  /** Resolves with the exit code once the thread has exited. */
-  readonly exited: Promise<number>
-  /** Whether the thread has exited. */
-  readonly hasExited: () => boolean
-  /** The last `error` event the worker raised, if any. */
-  readonly lastError: () => unknown
+export interface WorkerHandle extends WorkerLifetime<RunWorker, { readonly ok: true }> {
   /** The QuickJS worker's reply slot (`protocol/reply-slot.ts`), when it shares memory with the host. */
   readonly replySlot?: SharedArrayBuffer
   /** The QuickJS worker's call slot (`protocol/call-slot.ts`), present exactly when `replySlot` is. */
@@ -56,16 +57,6 @@ export interface SpawnOptions {
   readonly workerSpinMicros?: number
   /** The worker's program; the engine's worker source unless given (tests drive hostile workers). */
   readonly source?: string
-}
-
-/** Describe a worker `error` event for a failure message. */
-export function describeWorkerError(error: unknown, options: SpawnOptions): string {
-  const code = (error as { code?: unknown } | null)?.code
-  if (code === 'ERR_WORKER_OUT_OF_MEMORY') {
-    return `the worker ran out of memory (maxOldGenerationSizeMb: ${options.maxOldGenerationSizeMb})`
-  }
-  const message = (error as { message?: unknown } | null)?.message
-  return `the worker failed: ${typeof message === 'string' ? message : String(error)}`
 }
 
 /**
@@ -124,6 +115,13 @@ export function spawnWorkerHandle(options: SpawnOptions): WorkerHandle {
   return createWorkerHandle(worker, options, slots)
 }
 
+const READY: { readonly ok: true } = Object.freeze({ ok: true })
+
+/** The boot handshake's one message, `{ k: 'ready' }`; anything else is not part of it. */
+function readBootMessage(message: unknown): { readonly ok: true } | undefined {
+  return isMessageRecord(message) && ownField(message, 'k') === 'ready' ? READY : undefined
+}
+
 /**
  * Track a just-spawned run worker: its boot, its exit and its last error. The worker is unref'd
  * until a run claims it, so idle warm workers never keep the process alive.
@@ -133,48 +131,45 @@ export function createWorkerHandle(
   options: SpawnOptions,
   slots?: WorkerSlots,
 ): WorkerHandle {
-  worker.unref()
-  let exited = false
-  let lastError: unknown
-  const exitedPromise = new Promise<number>((resolve) => {
-    worker.once('exit', (code) => {
-      exited = true
-      resolve(code)
-    })
-  })
-  worker.on('error', (error) => {
-    lastError = error
-  })
-  const booted = new Promise<BootResult>((resolve) => {
-    const onMessage = (message: unknown) => {
-      if (typeof message === 'object' && message !== null && (message as { k?: unknown }).k === 'ready') {
-        cleanup()
-        resolve({ ok: true })
-      }
-    }
-    const onError = (error: unknown) => {
-      cleanup()
-      resolve({ ok: false, message: describeWorkerError(error, options) })
-    }
-    const onExit = (code: number) => {
-      cleanup()
-      resolve({ ok: false, message: `the worker exited while booting (code ${code})` })
-    }
-    const cleanup = () => {
-      worker.off('message', onMessage)
-      worker.off('error', onError)
-      worker.off('exit', onExit)
-    }
-    worker.on('message', onMessage)
-    worker.once('error', onError)
-    worker.once('exit', onExit)
-  })
   return {
-    worker,
-    booted,
-    exited: exitedPromise,
-    hasExited: () => exited,
-    lastError: () => lastError,
+    ...trackWorker(worker, readBootMessage, (error) => describeWorkerError(error, options)),
     ...slots,
+  }
+}
+
+/**
+ * With `isolation: 'process'` the run worker lives in another process, which the pool's
+ * library cannot spawn; this idle thread holds the slot instead, until that process has exited.
+ */
+const SLOT_HOLDER_SOURCE = "require('node:worker_threads').parentPort.on('message', () => {})"
+
+/** One run worker of `options`, as the runtime kit's pool spawns it in a slot. */
+export function runWorkerSpawn(options: SpawnOptions): SlotSpawn<WorkerHandle> {
+  if (options.isolation === 'process') {
+    return {
+      source: SLOT_HOLDER_SOURCE,
+      options: { eval: true, env: {}, execArgv: [], argv: [] },
+      adopt: (holder) => {
+        holder.unref()
+        const worker = new ProcessWorker(runWorkerSource(options), {
+          ...options,
+          workerData: runWorkerOptions(options).workerData,
+        })
+        const handle = createWorkerHandle(worker, options)
+        // The slot is freed when the holder exits: only after the run process has.
+        const exited = handle.exited.then(async (code) => {
+          holder.ref()
+          await holder.terminate().catch(() => {})
+          return code
+        })
+        return { ...handle, exited }
+      },
+    }
+  }
+  const slots = runWorkerSlots(options)
+  return {
+    source: runWorkerSource(options),
+    options: runWorkerOptions(options, slots),
+    adopt: (worker) => createWorkerHandle(worker, options, slots),
   }
 }

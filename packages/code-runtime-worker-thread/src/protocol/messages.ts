@@ -10,12 +10,15 @@
  * text instead (`call-batch.ts`): through its call slot (`call-slot.ts`), or, when the slot
  * cannot take a batch, as `{ k: 'calls-json', t }`.
  *
- * host → worker: `{ k: 'run', code, names, limit, lines, nodes, depth }` once; `{ k: 'res', r: [id, status, a, b, …] }`
+ * host → worker: `{ k: 'run', code, names, limit, lines, nodes, depth }` once (the runtime kit's
+ * `RunMessage`); `{ k: 'res', r: [id, status, a, b, …] }`
  * per batch of settled calls, with `status` a {@link ReplyStatus} — or, for a QuickJS worker, the
  * same batch through its reply slot (`reply-slot.ts`), followed by `{ k: 'wake' }` when the
  * worker was not blocked on the slot.
  */
-import type { DoneMessage } from '@dsh/tools-codemode/runtime-kit'
+import type { DoneMessage, ReadyMessage, RunMessage } from '@dsh/tools-codemode/runtime-kit'
+
+export type { RunMessage }
 
 /** How a binding call settled: `a` is a primitive value, JSON text, or (for errors) the tool name with `b` the message. */
 export const ReplyStatus = {
@@ -36,24 +39,7 @@ export type WorkerCall =
 
 /** An inbound message after validation: a fresh object holding only checked fields. */
 export type WorkerMessage =
-  | { readonly kind: 'ready' }
+  | ReadyMessage
   | { readonly kind: 'log'; readonly lines: readonly string[] }
   | { readonly kind: 'calls'; readonly calls: readonly WorkerCall[] }
   | DoneMessage
-
-/** The message that starts a run. */
-export interface RunMessage {
-  readonly k: 'run'
-  /** Type-stripped program, already wrapped as an async arrow function expression. */
-  readonly code: string
-  /** JSON text of the allowed binding names. */
-  readonly names: string
-  /** `maxOutputBytes`, enforced early in the worker and again on the host. */
-  readonly limit: number
-  /** `maxLogLines`, enforced early in the worker and again on the host (a worker may ignore it). */
-  readonly lines?: number
-  /** `maxValueNodes`, checked on each value in the worker before it is posted, and again on the host. */
-  readonly nodes?: number
-  /** `maxValueDepth`, likewise. */
-  readonly depth?: number
-}

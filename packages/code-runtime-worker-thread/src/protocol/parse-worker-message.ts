@@ -1,16 +1,17 @@
 /**
  * Host-side validation of worker messages. The port is treated as hostile: every message is
- * shape-checked and rebuilt from checked fields only, with the runtime kit's shared rules (own
- * fields only, call ids strictly in sequence, binding names in the run's allowed set, checked
- * completions).
+ * shape-checked and rebuilt from checked fields only. The runtime kit's `createMessageParser` checks
+ * the record and the kinds every runtime shares (`done`, `ready`); this module reads this
+ * runtime's own kinds (line batches, call batches) with the kit's call rules.
  */
 import {
   type CallCursor,
   callIssue,
-  isMessageRecord,
+  createMessageParser,
+  type MessageReader,
   ownField,
   type ParsedMessage,
-  parseDoneMessage,
+  readLogLine,
   refuseMessage,
 } from '@dsh/tools-codemode/runtime-kit'
 import { type CallBatchCall, parseCallBatch } from './call-batch'
@@ -83,35 +84,20 @@ function parseLogs(raw: unknown, maxLines: number): ParsedWorkerMessage {
   return { ok: true, message: { kind: 'log', lines } }
 }
 
+/** This runtime's own message kinds. */
+const readers: Readonly<Record<string, MessageReader<WorkerMessage>>> = {
+  log: (raw) => {
+    const line = readLogLine(raw)
+    return typeof line === 'string' ? { ok: true, message: { kind: 'log', lines: [line] } } : line
+  },
+  logs: (raw, _cursor, maxLines) => parseLogs(ownField(raw, 'l'), maxLines),
+  calls: (raw, cursor) => parseCalls(ownField(raw, 'c'), cursor),
+  'calls-json': (raw, cursor) => parseCallText(ownField(raw, 't'), cursor),
+}
+
 /**
  * Check and rebuild one inbound message. Never throws; a refusal carries a reason the
  * caller turns into the run's failure. `maxLines` is the run's `maxLogLines`: a log batch is
  * read only that far (and one line more, which fails the run).
  */
-export function parseWorkerMessage(
-  raw: unknown,
-  cursor: CallCursor,
-  maxLines: number = Number.POSITIVE_INFINITY,
-): ParsedWorkerMessage {
-  if (!isMessageRecord(raw)) return refuseMessage('a message must be an object')
-  switch (ownField(raw, 'k')) {
-    case 'log': {
-      const line = ownField(raw, 'l')
-      return typeof line === 'string'
-        ? { ok: true, message: { kind: 'log', lines: [line] } }
-        : refuseMessage('a log line must be a string')
-    }
-    case 'logs':
-      return parseLogs(ownField(raw, 'l'), maxLines)
-    case 'calls':
-      return parseCalls(ownField(raw, 'c'), cursor)
-    case 'calls-json':
-      return parseCallText(ownField(raw, 't'), cursor)
-    case 'done':
-      return parseDoneMessage(raw)
-    case 'ready':
-      return { ok: true, message: { kind: 'ready' } }
-    default:
-      return refuseMessage('unknown message type')
-  }
-}
+export const parseWorkerMessage = createMessageParser(readers)

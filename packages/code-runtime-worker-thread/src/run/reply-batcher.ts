@@ -11,13 +11,7 @@
  * never as one huge message; and a single result larger than the program's memory could hold
  * is answered with an error instead of being sent (it could only run the worker out of memory).
  */
-import {
-  callFailureOf,
-  cutToLimit,
-  encodeCallValue,
-  jsonTextExceeds,
-  nonJsonValueMessage,
-} from '@dsh/tools-codemode/runtime-kit'
+import { boundedCallFailure, boundedValueText, nonJsonValueMessage } from '@dsh/tools-codemode/runtime-kit'
 import { ReplyStatus } from '../protocol/messages'
 
 /** String units of replies (text and strings) after which a batch is sent without waiting. */
@@ -82,26 +76,11 @@ export class ReplyBatcher {
       case 'object': {
         // Counted before it is built: a value with shared references can have a JSON text far
         // larger than its memory, and building it would stall and exhaust the host.
-        let exceeds: boolean
-        try {
-          exceeds = jsonTextExceeds(value, this.#maxReplyUnits)
-        } catch {
-          // A getter or proxy trap of the host's value threw while it was measured: it is not
-          // JSON (as `encodeCallValue` would say), and thrown from here it would leave the call
-          // unanswered.
-          break
-        }
-        if (exceeds) {
-          this.#refuseLarge(id, toolName, `more than ${this.#maxReplyUnits}`)
-          return
-        }
-        const text = encodeCallValue(value)
-        if (text !== undefined) {
-          if (this.#tooLarge(id, toolName, text)) return
-          this.#push(id, ReplyStatus.JSON_TEXT, text, null)
-          return
-        }
-        break
+        const bounded = boundedValueText(value, this.#maxReplyUnits)
+        if (bounded === undefined) break
+        if ('size' in bounded) this.#refuseLarge(id, toolName, bounded.size)
+        else this.#push(id, ReplyStatus.JSON_TEXT, bounded.text, null)
+        return
       }
     }
     this.#push(id, ReplyStatus.ERROR, toolName, nonJsonValueMessage(toolName))
@@ -113,13 +92,8 @@ export class ReplyBatcher {
    * and a 100 MB one took the QuickJS worker's capped heap, and with it the host process, down.
    */
   error(id: number, toolName: string, error: unknown): void {
-    const failure = callFailureOf(error, toolName)
-    this.#push(
-      id,
-      ReplyStatus.ERROR,
-      cutToLimit(failure.toolName, this.#maxReplyUnits),
-      cutToLimit(failure.message, this.#maxReplyUnits),
-    )
+    const failure = boundedCallFailure(error, toolName, this.#maxReplyUnits)
+    this.#push(id, ReplyStatus.ERROR, failure.toolName, failure.message)
   }
 
   /** Answer with an error instead when `text` is longer than the program may receive. */

@@ -4,33 +4,31 @@
  * run: on the worker's completion message (the worker exits in that same turn), or, when the
  * host kills the worker, after its `exit` event.
  */
-import type { CodeRunHost, CodeRunOutcome } from '@dsh/tools-codemode'
+import type { CodeRunOutcome } from '@dsh/tools-codemode'
 import {
   createCallCursor,
   jsonValueIssue,
+  type RunSessionInput as KitRunSessionInput,
   RunDriver,
+  runMessage,
   utf8LineWithBreakCost,
   valueLimitMessage,
   valueTextIssue,
 } from '@dsh/tools-codemode/runtime-kit'
 import type { WorkerHandle } from '../pool/worker-handle'
 import { type CallSlotBatch, CallSlotReader } from '../protocol/call-slot'
-import type { RunMessage, WorkerCall } from '../protocol/messages'
+import type { WorkerCall } from '../protocol/messages'
 import { type ParsedWorkerMessage, parseCallText, parseWorkerMessage } from '../protocol/parse-worker-message'
 import { ReplySlotWriter } from '../protocol/reply-slot'
 import type { JsonValue, ResolvedWorkerThreadRuntimeConfig } from '../types'
 import { createHostSpinMeter, HostSpin, type HostSpinMeter } from './host-spin'
 import { ReplyBatcher } from './reply-batcher'
 
-/** What one run needs besides its worker. */
-export interface RunSessionInput {
-  /** The type-stripped program, wrapped as an async arrow function expression. */
-  readonly source: string
-  readonly toolNames: readonly string[]
-  readonly host: CodeRunHost
-  readonly config: ResolvedWorkerThreadRuntimeConfig
-  /** Aborted when the runtime is disposed: the run ends as `abort`. */
-  readonly shutdown: AbortSignal
+/**
+ * What one run needs besides its worker; `source` is the type-stripped program, wrapped as an
+ * async arrow function expression.
+ */
+export interface RunSessionInput extends KitRunSessionInput<ResolvedWorkerThreadRuntimeConfig> {
   /** Where the run's host-side spinning is counted (the runtime's stats); uncounted if absent. */
   readonly spinMeter?: HostSpinMeter
 }
@@ -203,15 +201,7 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     run.fail('exception', `a message from the program could not be read on the host (${reason})`)
   }
 
-  const outcome = run.start({
-    k: 'run',
-    code: input.source,
-    names: JSON.stringify(input.toolNames),
-    limit: config.maxOutputBytes,
-    lines: config.maxLogLines,
-    nodes: config.maxValueNodes,
-    depth: config.maxValueDepth,
-  } satisfies RunMessage)
+  const outcome = run.start(runMessage(input.source, input.toolNames, config))
   if (spin === undefined) return outcome
   return outcome.finally(() => spin.end())
 }

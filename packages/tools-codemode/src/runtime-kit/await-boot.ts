@@ -10,23 +10,27 @@ export interface WorkerEvents {
   off(event: 'message' | 'error' | 'exit', listener: (value: any) => void): unknown
 }
 
+/** Why a boot failed. */
+export interface BootFailure {
+  readonly ok: false
+  readonly message: string
+}
+
 /** How a boot ended: ready (with what the ready message said), or the reason it failed. */
-export type BootOutcome<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly message: string }
+export type BootOutcome<T> = { readonly ok: true; readonly value: T } | BootFailure
 
 /**
  * Wait for `worker`'s boot. `classify` reads each message: an outcome ends the wait, `undefined`
  * ignores the message. An `error` event ends it as `describeError(error)`, an exit as
  * `the worker exited while booting (code N)`. Never rejects.
  */
-export function awaitBoot<T>(
+export function awaitBoot<R>(
   worker: WorkerEvents,
-  classify: (message: unknown) => BootOutcome<T> | undefined,
+  classify: (message: unknown) => R | BootFailure | undefined,
   describeError: (error: unknown) => string,
-): Promise<BootOutcome<T>> {
+): Promise<R | BootFailure> {
   return new Promise((resolve) => {
-    const end = (outcome: BootOutcome<T>): void => {
+    const end = (outcome: R | BootFailure): void => {
       worker.off('message', onMessage)
       worker.off('error', onError)
       worker.off('exit', onExit)

@@ -1,12 +1,13 @@
 // Public API of @dsh/tools-codemode/runtime-kit: the pieces every CodeRuntime shares.
 // Explicit named re-exports only; no logic here.
-export { awaitBoot, type BootOutcome, type WorkerEvents } from './await-boot'
+export { awaitBoot, type BootFailure, type BootOutcome, type WorkerEvents } from './await-boot'
 export {
   type BusyTimeSource,
   type LoopUtilization,
   type RunBudget,
   startBudgetWatchdog,
 } from './budget-watchdog'
+export { CodeRuntimeService, type ServedCodeRuntime } from './code-runtime-service'
 export {
   type ConfigCheck,
   type ConfigSchema,
@@ -16,6 +17,7 @@ export {
 } from './config-check'
 export { cutToLimit } from './cut-to-limit'
 export { DoneStatus, failureKindOf } from './done-status'
+export { JSON_CHARS } from './json-chars'
 export { type JsonValueIssue, type JsonValueLimits, jsonTextExceeds, jsonValueIssue } from './json-text-bound'
 export {
   DEFAULT_JSON_SHAPE_LIMITS,
@@ -35,7 +37,14 @@ export {
   utf8LineCost,
   utf8LineWithBreakCost,
 } from './output-meter'
+export {
+  PooledCodeRuntime,
+  type PooledRuntimeParts,
+  type PreparedProgram,
+  type RunnableWorker,
+} from './pooled-code-runtime'
 export { raceAbort } from './race-abort'
+export { type BoundedValueText, boundedCallFailure, boundedValueText } from './reply-text'
 export {
   RunDriver,
   type RunDriverOptions,
@@ -45,6 +54,13 @@ export {
   type RunWorkerEvent,
 } from './run-driver'
 export { type ExitingWorker, RunLedger } from './run-ledger'
+export {
+  type RunMessage,
+  type RunMessageLimits,
+  type RunRequestParts,
+  type RunSessionInput,
+  runMessage,
+} from './run-message'
 export {
   type CallFailure,
   callFailureOf,
@@ -56,6 +72,7 @@ export {
   RUN_ABORTED_MESSAGE,
   RUNTIME_DISPOSED_MESSAGE,
 } from './run-outcome'
+export { RunSlots, type SlotGrant } from './run-slots'
 export { RunTracker } from './run-tracker'
 export {
   CODE_RUNTIME_ERROR_CODES,
@@ -65,17 +82,30 @@ export {
   isCodeRuntimeError,
 } from './runtime-error'
 export { Semaphore } from './semaphore'
+export { type TrackedWorker, trackWorker, type WorkerLifetime } from './worker-lifetime'
 export {
   type CallCursor,
   callIssue,
   createCallCursor,
+  createMessageParser,
   type DoneMessage,
   isMessageRecord,
+  type MessageParser,
+  type MessageReader,
   type MessageRefusal,
   ownField,
   type ParsedCompletion,
   type ParsedMessage,
   parseCompletion,
   parseDoneMessage,
+  type ReadyMessage,
+  readLogLine,
   refuseMessage,
 } from './worker-message'
+export {
+  type PooledWorker,
+  type SlotSpawn,
+  type TakenWorker,
+  WorkerPool,
+  type WorkerPoolLimits,
+} from './worker-pool'

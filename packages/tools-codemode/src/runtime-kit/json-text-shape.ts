@@ -8,6 +8,7 @@
  * host parses it, so a worker that skips its own check gains nothing.
  */
 import { countNoun } from './count-noun'
+import { JSON_CHARS } from './json-chars'
 
 /** How many JSON values a text may hold and how deep its arrays and objects may nest. */
 export interface JsonShapeLimits {
@@ -39,13 +40,7 @@ export interface JsonShapeIssue {
   readonly max: number
 }
 
-const QUOTE = 0x22
-const BACKSLASH = 0x5c
-const COMMA = 0x2c
-const OPEN_ARRAY = 0x5b
-const OPEN_OBJECT = 0x7b
-const CLOSE_ARRAY = 0x5d
-const CLOSE_OBJECT = 0x7d
+const { QUOTE, BACKSLASH, COMMA, OPEN_ARRAY, OPEN_OBJECT, CLOSE_ARRAY, CLOSE_OBJECT } = JSON_CHARS
 
 const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09
 

@@ -102,3 +102,48 @@ export function parseDoneMessage(raw: object): ParsedMessage<DoneMessage> {
     ? { ok: true, message: { kind: 'done', status: done.status, payload: done.payload } }
     : refuseMessage(done.reason)
 }
+
+/** The message a worker posts once booted; in a run it is a protocol violation. */
+export interface ReadyMessage {
+  readonly kind: 'ready'
+}
+
+/**
+ * A runtime's reader of one of its own message kinds: the checked record, the run's call
+ * cursor, and the run's `maxLogLines` (how far a batch of lines is read).
+ */
+export type MessageReader<M> = (record: object, cursor: CallCursor, maxLines: number) => ParsedMessage<M>
+
+/** A runtime's parser of inbound messages, as {@link createMessageParser} builds it. */
+export type MessageParser<M> = (
+  raw: unknown,
+  cursor: CallCursor,
+  maxLines?: number,
+) => ParsedMessage<M | DoneMessage | ReadyMessage>
+
+/**
+ * A parser that checks and rebuilds one inbound message: the kinds every runtime shares (`done`,
+ * `ready`), and the runtime's own by their `k` (`readers`, own keys only); anything else is
+ * refused. The parser never throws; a refusal carries a reason the caller turns into the run's
+ * failure. `maxLines` (default unbounded) reaches the readers as the run's `maxLogLines`.
+ */
+export function createMessageParser<M>(
+  readers: Readonly<Record<string, MessageReader<M>>>,
+): MessageParser<M> {
+  // A map, not the object: no inherited name (`constructor`, `toString`) can resolve to a reader.
+  const byKind = new Map(Object.entries(readers))
+  return (raw, cursor, maxLines = Number.POSITIVE_INFINITY) => {
+    if (!isMessageRecord(raw)) return refuseMessage('a message must be an object')
+    const kind = ownField(raw, 'k')
+    if (kind === 'done') return parseDoneMessage(raw)
+    if (kind === 'ready') return { ok: true, message: { kind: 'ready' } }
+    const read = typeof kind === 'string' ? byKind.get(kind) : undefined
+    return read === undefined ? refuseMessage('unknown message type') : read(raw, cursor, maxLines)
+  }
+}
+
+/** The line `l` of a `{ k: 'log', l }` record, or the refusal of a line that is not a string. */
+export function readLogLine(record: object): string | MessageRefusal {
+  const line = ownField(record, 'l')
+  return typeof line === 'string' ? line : refuseMessage('a log line must be a string')
+}

@@ -1,59 +1,79 @@
 /**
- * Owns every worker the runtime spawns: keeps `warmWorkers` booted ahead of demand, hands each
- * run a fresh one (never reused), and on dispose terminates and awaits all of them. Every worker
- * is spawned through {@link RunSlots}, so warm, running and exiting workers all hold one of the
- * `maxConcurrentRuns` slots, and a run that finds no warm worker waits in its queue.
+ * Owns every worker a runtime spawns: keeps `warmWorkers` booted ahead of demand, hands each run
+ * a fresh one (never reused), and on dispose terminates and awaits all of them. Every worker is
+ * spawned through {@link RunSlots} (`worker-threads-pool`), so warm, running and exiting workers
+ * all hold one of its `maxLiveWorkers` slots, and a run that finds no warm worker and no free
+ * slot waits in its queue. What a worker is (its program, options and handle) is the runtime's:
+ * it comes in as a {@link SlotSpawn} per worker.
  */
-import { RunLedger } from '@dsh/tools-codemode/runtime-kit'
-import { ProcessWorker } from '../process/process-worker'
+import type { Worker, WorkerOptions } from 'node:worker_threads'
+import { RunLedger } from './run-ledger'
 import { RunSlots, type SlotGrant } from './run-slots'
-import {
-  createWorkerHandle,
-  runWorkerOptions,
-  runWorkerSlots,
-  runWorkerSource,
-  type SpawnOptions,
-  type WorkerHandle,
-} from './worker-handle'
 
-/**
- * With `isolation: 'process'` the run worker lives in another process, which the library cannot
- * spawn; this idle thread holds the slot instead, until that process has exited.
- */
-const SLOT_HOLDER_SOURCE = "require('node:worker_threads').parentPort.on('message', () => {})"
+/** What the pool reads of a worker's handle: the worker (to ref and terminate) and its exit. */
+export interface PooledWorker {
+  readonly worker: { ref(): void; terminate(): Promise<unknown> }
+  /** Settles once the worker has exited (and its slot is free); never rejects. */
+  readonly exited: Promise<unknown>
+  hasExited(): boolean
+}
+
+/** One spawn, as the runtime describes it. */
+export interface SlotSpawn<H> {
+  /** The program of the thread the library starts in the slot (`eval: true` source). */
+  readonly source: string
+  readonly options: WorkerOptions
+  /**
+   * The handle for the thread started in the slot: that thread is the run worker, or it holds
+   * the slot for a run worker that lives elsewhere (a child process) — then the handle's
+   * `exited` must settle only after that thread, too, has exited.
+   */
+  adopt(thread: Worker): H
+}
 
 /** What {@link WorkerPool.take} hands a run: a fresh worker, or why there is none. */
-export type TakenWorker =
-  | { readonly ok: true; readonly handle: WorkerHandle }
+export type TakenWorker<H> =
+  | { readonly ok: true; readonly handle: H }
   | { readonly ok: false; readonly reason: Exclude<SlotGrant, { ok: true }>['reason'] }
 
-interface WarmEntry {
-  handle: WorkerHandle | undefined
-  readonly ready: Promise<TakenWorker>
+/** The pool's caps. */
+export interface WorkerPoolLimits {
+  /** Workers kept booted ahead of demand, as far as free slots allow. */
+  readonly warmWorkers: number
+  /** Workers alive at once: warm, running, or exiting after their run (the library's `max`). */
+  readonly maxLiveWorkers: number
+  /** Runs that may wait for a slot (the library's `maxWaiting`; 0 refuses a run that finds none). */
+  readonly maxQueuedRuns: number
+  /**
+   * Start a taken warm worker's replacement when the run takes it (default), or only once the
+   * run releases it: a runtime whose boots compete with its runs for the CPU waits.
+   */
+  readonly refillOnTake?: boolean
+}
+
+interface WarmEntry<H> {
+  handle: H | undefined
+  readonly ready: Promise<TakenWorker<H>>
 }
 
 /** Spawns, warms and reaps run workers within the slots' cap. */
-export class WorkerPool {
-  readonly #options: SpawnOptions
+export class WorkerPool<H extends PooledWorker> {
+  readonly #spawnOne: () => SlotSpawn<H>
   readonly #warmTarget: number
+  readonly #refillOnTake: boolean
   readonly #slots: RunSlots
-  readonly #warm: WarmEntry[] = []
-  readonly #live = new Set<WorkerHandle>()
-  readonly #ledger = new RunLedger<WorkerHandle>()
-  readonly #spawning = new Set<Promise<TakenWorker>>()
+  readonly #warm: WarmEntry<H>[] = []
+  readonly #live = new Set<H>()
+  readonly #ledger = new RunLedger<H>()
+  readonly #spawning = new Set<Promise<TakenWorker<H>>>()
   #disposed = false
 
-  constructor(
-    options: SpawnOptions,
-    limits: {
-      readonly warmWorkers: number
-      readonly maxConcurrentRuns: number
-      readonly maxQueuedRuns: number
-    },
-  ) {
-    this.#options = options
+  /** `spawn` describes each new worker; nothing is spawned before {@link fill} or {@link take}. */
+  constructor(spawn: () => SlotSpawn<H>, limits: WorkerPoolLimits) {
+    this.#spawnOne = spawn
     this.#warmTarget = limits.warmWorkers
-    this.#slots = new RunSlots(limits.maxConcurrentRuns, limits.maxQueuedRuns)
+    this.#refillOnTake = limits.refillOnTake ?? true
+    this.#slots = new RunSlots(limits.maxLiveWorkers, limits.maxQueuedRuns)
   }
 
   /** Workers spawned and not yet exited. */
@@ -84,14 +104,14 @@ export class WorkerPool {
   }
 
   /** The exits of the workers counted by {@link exiting}. */
-  exits(): Promise<number>[] {
+  exits(): H['exited'][] {
     return this.#ledger.exits()
   }
 
   /** Spawn workers until `warmWorkers` are waiting, as far as free slots allow (queued runs go first). */
   fill(): void {
     while (!this.#disposed && this.#warm.length < this.#warmTarget && this.#slots.free) {
-      const entry: WarmEntry = { handle: undefined, ready: this.#spawn() }
+      const entry: WarmEntry<H> = { handle: undefined, ready: this.#spawn() }
       void entry.ready.then((taken) => {
         if (taken.ok) entry.handle = taken.handle
         else this.#dropWarm(entry)
@@ -106,11 +126,11 @@ export class WorkerPool {
    * `maxQueuedRuns` runs already wait, `aborted` if `signal` aborts while queued, `closed` once
    * disposed.
    */
-  async take(signal?: AbortSignal): Promise<TakenWorker> {
+  async take(signal?: AbortSignal): Promise<TakenWorker<H>> {
     const warm = this.#warm.shift()
     // Its replacement starts booting now (from a free slot), not when the run ends: a worker
     // boots for longer than a short run takes. Deferred so the run's own start goes first.
-    if (warm !== undefined && !this.#disposed) setImmediate(() => this.fill())
+    if (warm !== undefined && this.#refillOnTake && !this.#disposed) setImmediate(() => this.fill())
     const taken = await (warm?.ready ?? this.#spawn(signal))
     if (taken.ok) {
       this.#ledger.taken()
@@ -125,7 +145,7 @@ export class WorkerPool {
    * free slots allow, deferred with `setImmediate` so the spawn does not delay the continuation
    * of the run that just settled (the rest follows when the worker's slot frees).
    */
-  release(handle: WorkerHandle): void {
+  release(handle: H): void {
     this.#ledger.released(handle)
     if (!this.#disposed && this.#warm.length < this.#warmTarget) setImmediate(() => this.fill())
   }
@@ -147,48 +167,21 @@ export class WorkerPool {
     await Promise.all(handles.map((handle) => handle.exited))
   }
 
-  #spawn(signal?: AbortSignal): Promise<TakenWorker> {
+  #spawn(signal?: AbortSignal): Promise<TakenWorker<H>> {
     const spawning = this.#acquire(signal)
     this.#spawning.add(spawning)
     void spawning.then(() => this.#spawning.delete(spawning))
     return spawning
   }
 
-  async #acquire(signal?: AbortSignal): Promise<TakenWorker> {
-    const options = this.#options
-    if (options.isolation === 'process') {
-      const grant = await this.#slots.acquire(
-        SLOT_HOLDER_SOURCE,
-        { eval: true, env: {}, execArgv: [], argv: [] },
-        signal,
-      )
-      if (!grant.ok) return grant
-      const holder = grant.worker
-      holder.unref()
-      const worker = new ProcessWorker(runWorkerSource(options), {
-        ...options,
-        workerData: runWorkerOptions(options).workerData,
-      })
-      const handle = createWorkerHandle(worker, options)
-      // The slot is freed when the holder exits: only after the run process has.
-      const exited = handle.exited.then(async (code) => {
-        holder.ref()
-        await holder.terminate().catch(() => {})
-        return code
-      })
-      return { ok: true, handle: this.#track({ ...handle, exited }) }
-    }
-    const slots = runWorkerSlots(options)
-    const grant = await this.#slots.acquire(
-      runWorkerSource(options),
-      runWorkerOptions(options, slots),
-      signal,
-    )
+  async #acquire(signal?: AbortSignal): Promise<TakenWorker<H>> {
+    const spawn = this.#spawnOne()
+    const grant = await this.#slots.acquire(spawn.source, spawn.options, signal)
     if (!grant.ok) return grant
-    return { ok: true, handle: this.#track(createWorkerHandle(grant.worker, options, slots)) }
+    return { ok: true, handle: this.#track(spawn.adopt(grant.worker)) }
   }
 
-  #track(handle: WorkerHandle): WorkerHandle {
+  #track(handle: H): H {
     this.#live.add(handle)
     if (this.#disposed) void handle.worker.terminate().catch(() => {})
     void handle.exited.then(() => {
@@ -202,7 +195,7 @@ export class WorkerPool {
     return handle
   }
 
-  #dropWarm(entry: WarmEntry): void {
+  #dropWarm(entry: WarmEntry<H>): void {
     const index = this.#warm.indexOf(entry)
     if (index >= 0) this.#warm.splice(index, 1)
   }

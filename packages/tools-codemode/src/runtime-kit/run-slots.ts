@@ -9,8 +9,9 @@
  * - it acquires through a callback, called on a later tick even when a slot was free: wrapped
  *   into a promise of a {@link SlotGrant};
  * - it cannot take a queued acquire back: an aborted or closed one is removed from the library's
- *   queue (`_queue`, an internal of the pinned 2.0.0; `tests/run-slots.integration.spec.ts`
- *   fails if it changes), so it never spawns a worker and stops counting against `maxWaiting`;
+ *   queue (`_queue`, an internal of the pinned 2.0.0; `code-runtime-worker-thread`'s
+ *   `tests/run-slots.integration.spec.ts` fails if it changes), so it never spawns a worker and stops
+ *   counting against `maxWaiting`;
  * - `maxWaiting: 0` means "unlimited" to the library: a queue of 0 is refused here instead;
  * - its `destroy` uses the deprecated `worker.terminate(callback)`: never called — the worker
  *   pool terminates and awaits its own workers.
