@@ -60,6 +60,21 @@ export const CONFIG_TABLES: readonly ConfigTable[] = [
     module: 'packages/tools-mcp/src/config.ts',
     exportName: 'Config',
   },
+  {
+    readme: 'packages/tool-approvals/README.md',
+    module: 'packages/tool-approvals/src/config.ts',
+    exportName: 'Config',
+  },
+  {
+    readme: 'packages/tools-store-postgres/README.md',
+    module: 'packages/tools-store-postgres/src/config.ts',
+    exportName: 'PostgresToolStoreConfigSchema',
+  },
+  {
+    readme: 'packages/tools-store-sqlite/README.md',
+    module: 'packages/tools-store-sqlite/src/config.ts',
+    exportName: 'SqliteToolStoreConfigSchema',
+  },
 ]
 
 const BEGIN =

@@ -49,6 +49,9 @@ describe('config tables in the READMEs', () => {
         'tool-otel',
         'tools-codemode',
         'tools-mcp',
+        'tool-approvals',
+        'tools-store-postgres',
+        'tools-store-sqlite',
       ]),
     )
   })

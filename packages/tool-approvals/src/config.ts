@@ -1,4 +1,4 @@
-import { type ConfigIssue, type ConfigValidationResult, standardConfigSchema } from '@dsh/tools-core'
+import { type ConfigProblem, type ConfigSchema, type ConfigSchemaResult, configSchema } from '@dsh/tools-core'
 
 /** The plugin's config (SPEC §13.2). */
 export interface ToolApprovalsConfig {
@@ -27,55 +27,63 @@ export const DEFAULT_LEASE_MS = 30_000
 const MIN_KEY_BYTES = 32
 const MAX_MS = 2 ** 31 - 1
 
-function duration(value: unknown, key: string, fallback: number, issues: ConfigIssue[]): number {
-  if (value === undefined) return fallback
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_MS) {
-    issues.push({
-      message: `${key} must be an integer number of milliseconds from 1 to ${MAX_MS}`,
-      path: [key],
-    })
-  }
-  return value as number
-}
+const isKey = (value: unknown): value is string | Uint8Array =>
+  typeof value === 'string' || value instanceof Uint8Array
 
-function keyBytes(value: unknown, issues: ConfigIssue[]): Buffer {
-  const bytes =
-    typeof value === 'string'
-      ? Buffer.from(value, 'utf8')
-      : value instanceof Uint8Array
-        ? Buffer.from(value)
-        : undefined
-  if (bytes === undefined) {
-    issues.push({
-      message: 'signingKey is required: a string or bytes of at least 32 bytes',
+/** A string counts its UTF-8 bytes. */
+const keyBytes = (key: string | Uint8Array): Buffer =>
+  typeof key === 'string' ? Buffer.from(key, 'utf8') : Buffer.from(key)
+
+const duration = { type: 'integer', minimum: 1, maximum: MAX_MS } as const
+
+/** The key's length is the one rule the spec cannot say (a string's UTF-8 bytes, or the bytes). */
+function checkKey({ signingKey }: { readonly signingKey: string | Uint8Array }): ConfigProblem[] {
+  const length = typeof signingKey === 'string' ? Buffer.byteLength(signingKey, 'utf8') : signingKey.length
+  if (length >= MIN_KEY_BYTES) return []
+  return [
+    {
       path: ['signingKey'],
-    })
-    return Buffer.alloc(0)
-  }
-  if (bytes.length < MIN_KEY_BYTES) {
-    issues.push({
-      message: `signingKey must be at least ${MIN_KEY_BYTES} bytes (got ${bytes.length}); use e.g. 32 random bytes, base64-encoded`,
-      path: ['signingKey'],
-    })
-  }
-  return bytes
-}
-
-const KEYS = new Set(['signingKey', 'ttlMs', 'leaseMs'])
-
-/** Validate a config: the resolved config, or every problem found. */
-export function validateConfig(value: unknown): ConfigValidationResult<ResolvedApprovalsConfig> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return { issues: [{ message: 'config must be an object with a signingKey' }] }
-  const issues: ConfigIssue[] = []
-  for (const key of Object.keys(value))
-    if (!KEYS.has(key)) issues.push({ message: `unknown config key \`${key}\``, path: [key] })
-  const config = value as Record<string, unknown>
-  const signingKey = keyBytes(config['signingKey'], issues)
-  const ttlMs = duration(config['ttlMs'], 'ttlMs', DEFAULT_TTL_MS, issues)
-  const leaseMs = duration(config['leaseMs'], 'leaseMs', DEFAULT_LEASE_MS, issues)
-  return issues.length > 0 ? { issues } : { value: Object.freeze({ signingKey, ttlMs, leaseMs }) }
+      message: `must be at least ${MIN_KEY_BYTES} bytes (got ${length}); use e.g. 32 random bytes, base64-encoded`,
+    },
+  ]
 }
 
 /** Standard-schema validator of {@link ToolApprovalsConfig} (cordis validates plugin config with it). */
-export const Config = standardConfigSchema<ToolApprovalsConfig, ResolvedApprovalsConfig>(validateConfig)
+export const Config: ConfigSchema<ToolApprovalsConfig, ResolvedApprovalsConfig> = configSchema(
+  {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      signingKey: {
+        type: 'host',
+        description:
+          'the HMAC-SHA256 key of every decision: a string (its UTF-8 bytes) or a Uint8Array, of at least 32 bytes',
+        is: isKey,
+        required: true,
+      },
+      ttlMs: {
+        ...duration,
+        default: DEFAULT_TTL_MS,
+        description:
+          "how long an approval may wait for its decision and its resume (`APPROVAL_EXPIRED` after); a finished ticket's result is kept as long",
+      },
+      leaseMs: {
+        ...duration,
+        default: DEFAULT_LEASE_MS,
+        description:
+          'how long a resuming process holds its claim without renewing it before it counts as dead (renewed every `leaseMs / 3` while a body runs)',
+      },
+    },
+  },
+  {
+    check: checkKey,
+    // The key as bytes, copied: a caller reusing its buffer cannot change the key in force.
+    resolve: ({ signingKey, ttlMs, leaseMs }) =>
+      Object.freeze({ signingKey: keyBytes(signingKey), ttlMs, leaseMs }),
+  },
+)
+
+/** Validate a config: the resolved config, or every problem found. Never throws. */
+export function validateConfig(value: unknown): ConfigSchemaResult<ResolvedApprovalsConfig> {
+  return Config['~standard'].validate(value)
+}

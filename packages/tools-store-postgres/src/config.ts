@@ -1,9 +1,9 @@
 /**
- * The store's config and its validation: a plain function for direct use and a Standard Schema
- * that cordis applies to the plugin config. Either the store opens its own pool from a
+ * The store's config, declared once with `configSchema` (validator, JSON Schema and the README's
+ * Config table), plus a plain function for direct use. Either the store opens its own pool from a
  * connection string (and ends it on dispose) or it borrows the caller's pool (and never ends it).
  */
-import { type ConfigIssue, type ConfigValidationResult, standardConfigSchema } from '@dsh/tools-core'
+import { type ConfigProblem, type ConfigSchema, type ConfigSchemaResult, configSchema } from '@dsh/tools-core'
 import type { Pool } from 'pg'
 
 interface CommonConfig {
@@ -70,21 +70,8 @@ export const DEFAULT_POSTGRES_STORE_CONFIG = Object.freeze({
 
 // Node timers overflow past 2^31 - 1 ms.
 const MAX_MS = 2_147_483_647
-// An unquoted-style identifier: no quoting surprises, fits PostgreSQL's 63-byte limit.
-const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/
-const SHARED_KEYS = ['schema', 'statementTimeoutMs']
-const URL_KEYS = new Set([...SHARED_KEYS, 'connectionString', 'connectTimeoutMs', 'maxConnections'])
-const POOL_KEYS = new Set([...SHARED_KEYS, 'pool'])
-
-type Raw = Record<string, unknown>
-
-function integerIn(raw: Raw, key: string, min: number, max: number, fallback: number, issues: ConfigIssue[]) {
-  const value = raw[key]
-  if (value === undefined) return fallback
-  if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) return value
-  issues.push({ message: `${key} must be an integer from ${min} to ${max}`, path: [key] })
-  return fallback
-}
+/** Keys that configure a pool the store opens: meaningless (so refused) next to a borrowed one. */
+const OWN_POOL_KEYS = ['connectTimeoutMs', 'maxConnections'] as const
 
 function isPool(value: unknown): value is Pool {
   // Duck-typed: the caller's `pg` may be another copy than ours.
@@ -92,63 +79,109 @@ function isPool(value: unknown): value is Pool {
   return typeof pool === 'object' && pool !== null && typeof pool.connect === 'function'
 }
 
-/** Validate a raw config and fill in the defaults; a resolved config validates to itself. */
-export function checkPostgresToolStoreConfig(
-  value: unknown,
-): ConfigValidationResult<ResolvedPostgresToolStoreConfig> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return { issues: [{ message: 'tools-store-postgres config must be { connectionString } or { pool }' }] }
-  const raw = value as Raw
-  const hasUrl = raw['connectionString'] !== undefined
-  if (hasUrl === (raw['pool'] !== undefined))
-    return { issues: [{ message: 'give exactly one of connectionString and pool' }] }
-  const issues: ConfigIssue[] = []
-  const allowed = hasUrl ? URL_KEYS : POOL_KEYS
-  for (const key of Object.keys(raw)) {
-    if (!allowed.has(key))
-      issues.push({
-        message: URL_KEYS.has(key)
-          ? `\`${key}\` applies to a pool the store opens; set it on your own pool instead`
-          : `unknown config key \`${key}\``,
-        path: [key],
-      })
-  }
-  const schema = raw['schema'] ?? DEFAULT_POSTGRES_STORE_CONFIG.schema
-  if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema))
-    issues.push({ message: 'schema must be a plain identifier (letters, digits, _)', path: ['schema'] })
-  const statementTimeoutMs = integerIn(raw, 'statementTimeoutMs', 1, MAX_MS, 10_000, issues)
-  if (!hasUrl) {
-    if (!isPool(raw['pool'])) issues.push({ message: 'pool must be a pg.Pool', path: ['pool'] })
-    if (issues.length > 0) return { issues }
-    return { value: { pool: raw['pool'] as Pool, schema: schema as string, statementTimeoutMs } }
-  }
-  const connectionString = raw['connectionString']
-  if (typeof connectionString !== 'string' || connectionString === '')
-    issues.push({ message: 'connectionString must be a non-empty string', path: ['connectionString'] })
-  const connectTimeoutMs = integerIn(raw, 'connectTimeoutMs', 1, MAX_MS, 5_000, issues)
-  const maxConnections = integerIn(raw, 'maxConnections', 1, 10_000, 10, issues)
-  if (issues.length > 0) return { issues }
-  return {
-    value: {
-      connectionString: connectionString as string,
-      schema: schema as string,
-      statementTimeoutMs,
-      connectTimeoutMs,
-      maxConnections,
+const ms = { type: 'integer', minimum: 1, maximum: MAX_MS } as const
+
+/**
+ * The union `{ connectionString } | { pool }` is one object here with the rules across fields
+ * in `check`: `connectTimeoutMs` and `maxConnections` carry no spec default, so a value the user
+ * set next to a `pool` can be told from none; `resolve` fills them in for a connection string.
+ */
+const spec = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    connectionString: {
+      type: 'string',
+      minLength: 1,
+      description:
+        '`postgres://user:password@host:port/database`: the store opens (and on dispose ends) its own pool. Exactly one of `connectionString` and `pool`',
     },
-  }
+    pool: {
+      type: 'host',
+      description:
+        'a pg.Pool you created (borrowed: never ended, no listener added; its own connect timeout and size apply)',
+      is: isPool,
+    },
+    schema: {
+      type: 'string',
+      pattern: '^[A-Za-z_][A-Za-z0-9_]{0,62}$',
+      default: DEFAULT_POSTGRES_STORE_CONFIG.schema,
+      description:
+        'the PostgreSQL schema holding the tables (a plain identifier: letters, digits, `_`); created when missing; several stores can share one database',
+    },
+    statementTimeoutMs: {
+      ...ms,
+      default: DEFAULT_POSTGRES_STORE_CONFIG.statementTimeoutMs,
+      description:
+        'bound on one statement: the server cancels it (`statement_timeout`, on a pool the store opened) and the store drops a connection that does not answer within a further second (any pool)',
+    },
+    connectTimeoutMs: {
+      ...ms,
+      description: 'bound on opening one connection (default 5000; only with `connectionString`)',
+    },
+    maxConnections: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 10_000,
+      description: "size of the store's own pool (default 10; only with `connectionString`)",
+    },
+  },
+} as const
+
+type Filled = {
+  readonly connectionString?: string
+  readonly pool?: Pool
+  readonly schema: string
+  readonly statementTimeoutMs: number
+  readonly connectTimeoutMs?: number
+  readonly maxConnections?: number
+}
+
+function check(config: Filled): ConfigProblem[] {
+  if ((config.connectionString === undefined) === (config.pool === undefined))
+    return [{ path: [], message: 'give exactly one of connectionString and pool' }]
+  if (config.pool === undefined) return []
+  return OWN_POOL_KEYS.filter((key) => config[key] !== undefined).map((key) => ({
+    path: [key],
+    message: `\`${key}\` applies to a pool the store opens; set it on your own pool instead`,
+  }))
+}
+
+function resolve(config: Filled): ResolvedPostgresToolStoreConfig {
+  const { schema, statementTimeoutMs } = config
+  if (config.pool !== undefined) return Object.freeze({ pool: config.pool, schema, statementTimeoutMs })
+  return Object.freeze({
+    connectionString: config.connectionString!,
+    schema,
+    statementTimeoutMs,
+    connectTimeoutMs: config.connectTimeoutMs ?? DEFAULT_POSTGRES_STORE_CONFIG.connectTimeoutMs,
+    maxConnections: config.maxConnections ?? DEFAULT_POSTGRES_STORE_CONFIG.maxConnections,
+  })
 }
 
 /** Validates {@link PostgresToolStoreConfig} for cordis (`PostgresToolStore.Config`). */
-export const PostgresToolStoreConfigSchema = standardConfigSchema<
+export const PostgresToolStoreConfigSchema: ConfigSchema<
   PostgresToolStoreConfig,
   ResolvedPostgresToolStoreConfig
->(checkPostgresToolStoreConfig)
+> = configSchema(spec, { check, resolve }) as ConfigSchema<
+  // The spec's inferred input is the flat object; users write the union.
+  PostgresToolStoreConfig,
+  ResolvedPostgresToolStoreConfig
+>
 
-/** Validate `config` or throw a `TypeError` naming the first problem. */
+/** Validate a raw config and fill in the defaults; a resolved config validates to itself. Never throws. */
+export function checkPostgresToolStoreConfig(
+  value: unknown,
+): ConfigSchemaResult<ResolvedPostgresToolStoreConfig> {
+  return PostgresToolStoreConfigSchema['~standard'].validate(value)
+}
+
+/** Validate `config` or throw a `TypeError` naming every problem. */
 export function resolvePostgresToolStoreConfig(config: unknown): ResolvedPostgresToolStoreConfig {
   const checked = checkPostgresToolStoreConfig(config)
-  if (checked.issues)
-    throw new TypeError(`invalid tools-store-postgres config: ${checked.issues[0]!.message}`)
+  if (checked.issues !== undefined)
+    throw new TypeError(
+      `invalid tools-store-postgres config: ${checked.issues.map((issue) => issue.message).join('; ')}`,
+    )
   return checked.value
 }

@@ -1,9 +1,16 @@
 /**
  * The plugin config: where the database file is and how long a statement may wait for another
- * process's lock. Checked by cordis through `SqliteToolStore.Config` before the service starts.
+ * process's lock. Declared once with `configSchema` (validator, JSON Schema and the README's
+ * Config table); cordis checks it through `SqliteToolStore.Config` before the service starts.
  */
 import { resolve } from 'node:path'
-import { type ConfigIssue, type StandardConfigSchema, standardConfigSchema } from '@dsh/tools-core'
+import {
+  type ConfigProblem,
+  type ConfigSchema,
+  type ConfigSchemaIssue,
+  type ConfigSchemaResult,
+  configSchema,
+} from '@dsh/tools-core'
 
 /** What a host passes to `ctx.plugin(SqliteToolStore, config)`. */
 export interface SqliteToolStoreConfigInput {
@@ -38,59 +45,79 @@ export interface SqliteToolStoreConfig {
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000
 /** The largest delay Node's timers accept (about 24.8 days). */
 const MAX_TIMER_MS = 2_147_483_647
-const KEYS = new Set(['path', 'busyTimeoutMs', 'sweepIntervalMs', 'synchronous'])
 
-type Checked = { readonly value: SqliteToolStoreConfig } | { readonly issues: readonly ConfigIssue[] }
+/** Rules the spec cannot say about `path`: a real file, never an in-memory database. */
+function checkPath({ path }: { readonly path: string }): ConfigProblem[] {
+  if (path.includes('\0')) return [{ path: ['path'], message: 'must be a file path without NUL bytes' }]
+  if (path === ':memory:' || path.startsWith('file:'))
+    return [
+      {
+        path: ['path'],
+        message: 'must be a file path (an in-memory database is not durable: use MemoryToolStore)',
+      },
+    ]
+  return []
+}
 
-/** Validates a config: the resolved value, or every problem found (unknown keys included). */
-export function checkSqliteToolStoreConfig(input: unknown): Checked {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    return { issues: [{ message: 'config must be an object with a `path`' }] }
-  }
-  const record = input as Record<string, unknown>
-  const issues: ConfigIssue[] = []
-  for (const key of Object.keys(record)) {
-    if (!KEYS.has(key))
-      issues.push({ message: `unknown key (expected ${[...KEYS].join(', ')})`, path: [key] })
-  }
-  const { path, busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS, sweepIntervalMs, synchronous = 'full' } = record
-  if (typeof path !== 'string' || path === '' || path.includes('\0')) {
-    issues.push({ message: 'must be a non-empty file path', path: ['path'] })
-  } else if (path === ':memory:' || path.startsWith('file:')) {
-    issues.push({
-      message: 'must be a file path (an in-memory database is not durable: use MemoryToolStore)',
-      path: ['path'],
-    })
-  }
-  const isDelay = (value: unknown, min: number) =>
-    typeof value === 'number' && Number.isInteger(value) && value >= min && value <= MAX_TIMER_MS
-  if (!isDelay(busyTimeoutMs, 0))
-    issues.push({ message: `must be an integer from 0 to ${MAX_TIMER_MS}`, path: ['busyTimeoutMs'] })
-  if (sweepIntervalMs !== undefined && !isDelay(sweepIntervalMs, 1)) {
-    issues.push({ message: `must be an integer from 1 to ${MAX_TIMER_MS}`, path: ['sweepIntervalMs'] })
-  }
-  if (synchronous !== 'full' && synchronous !== 'normal') {
-    issues.push({ message: 'must be "full" or "normal"', path: ['synchronous'] })
-  }
-  if (issues.length > 0) return { issues }
-  return {
-    value: Object.freeze({
-      path: resolve(path as string),
-      busyTimeoutMs: busyTimeoutMs as number,
-      sweepIntervalMs: sweepIntervalMs as number | undefined,
-      synchronous: synchronous as SqliteSynchronous,
-    }),
-  }
+/** The Standard Schema cordis applies to the plugin config (`SqliteToolStore.Config`). */
+export const SqliteToolStoreConfigSchema: ConfigSchema<SqliteToolStoreConfigInput, SqliteToolStoreConfig> =
+  configSchema(
+    {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        path: {
+          type: 'string',
+          minLength: 1,
+          required: true,
+          description:
+            'the database file, created when missing; relative to the working directory. `:memory:` and `file:` URIs are refused (not durable: use `MemoryToolStore`)',
+        },
+        busyTimeoutMs: {
+          type: 'integer',
+          minimum: 0,
+          maximum: MAX_TIMER_MS,
+          default: DEFAULT_BUSY_TIMEOUT_MS,
+          description:
+            "ms a statement waits for another connection's write lock before failing `STORE_UNAVAILABLE`",
+        },
+        sweepIntervalMs: {
+          type: 'integer',
+          minimum: 1,
+          maximum: MAX_TIMER_MS,
+          description:
+            "delete expired records every this many ms on an unref'd timer (never keeps the process alive, `tests/processes.integration.spec.ts`; a failed sweep logs a warning); default off",
+        },
+        synchronous: {
+          type: 'string',
+          enum: ['full', 'normal'],
+          default: 'full',
+          description:
+            'when a commit reaches the disk: `full` syncs every commit (a claim survives a power loss, so no body runs twice after one); `normal` syncs at WAL checkpoints only — still durable when the process dies, about 20× faster per state change (`pnpm bench durable`), but a power loss or OS crash may roll back the last commits, a claim whose body already ran among them',
+        },
+      },
+    },
+    {
+      check: checkPath,
+      resolve: (config) =>
+        Object.freeze({
+          path: resolve(config.path),
+          busyTimeoutMs: config.busyTimeoutMs,
+          sweepIntervalMs: config.sweepIntervalMs,
+          synchronous: config.synchronous,
+        }),
+    },
+  )
+
+/** Validates a config: the resolved value, or every problem found (unknown keys included). Never throws. */
+export function checkSqliteToolStoreConfig(input: unknown): ConfigSchemaResult<SqliteToolStoreConfig> {
+  return SqliteToolStoreConfigSchema['~standard'].validate(input)
 }
 
 /** Thrown by the service constructor for a config cordis did not check (direct construction). */
 export class SqliteToolStoreConfigError extends TypeError {
-  constructor(readonly issues: readonly ConfigIssue[]) {
-    super(
-      `invalid @dsh/tools-store-sqlite config: ${issues
-        .map((issue) => (issue.path ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
-        .join('; ')}`,
-    )
+  constructor(readonly issues: readonly ConfigSchemaIssue[]) {
+    super(`invalid @dsh/tools-store-sqlite config: ${issues.map((issue) => issue.message).join('; ')}`)
     this.name = 'SqliteToolStoreConfigError'
   }
 }
@@ -98,12 +125,6 @@ export class SqliteToolStoreConfigError extends TypeError {
 /** The resolved config, or a {@link SqliteToolStoreConfigError} listing every problem. */
 export function resolveSqliteToolStoreConfig(input: unknown): SqliteToolStoreConfig {
   const checked = checkSqliteToolStoreConfig(input)
-  if ('issues' in checked) throw new SqliteToolStoreConfigError(checked.issues)
+  if (checked.issues !== undefined) throw new SqliteToolStoreConfigError(checked.issues)
   return checked.value
 }
-
-/** The Standard Schema cordis applies to the plugin config. */
-export const SqliteToolStoreConfigSchema: StandardConfigSchema<
-  SqliteToolStoreConfigInput,
-  SqliteToolStoreConfig
-> = standardConfigSchema(checkSqliteToolStoreConfig)

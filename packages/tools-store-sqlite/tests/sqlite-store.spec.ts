@@ -11,6 +11,7 @@ import SqliteToolStore, {
   checkSqliteToolStoreConfig,
   resolveSqliteToolStoreConfig,
   SCHEMA_VERSION,
+  SqliteToolStoreConfigError,
 } from '../src/index'
 import { openDatabase } from '../src/open-database'
 import { openStore, tempDirectory, writeVersion1 } from './fixtures/sqlite-files'
@@ -58,17 +59,26 @@ describe('config', () => {
       synchronous: 'off',
       pth: 'x',
     })
-    expect('issues' in checked && checked.issues.map((issue) => issue.path?.join('.'))).toEqual([
-      'pth',
+    expect(checked.issues?.map((issue) => issue.path?.join('.'))).toEqual([
       'path',
       'busyTimeoutMs',
       'sweepIntervalMs',
       'synchronous',
+      'pth',
     ])
     expect(() => resolveSqliteToolStoreConfig({ path: ':memory:' })).toThrow(
       /in-memory database is not durable/,
     )
-    expect(() => resolveSqliteToolStoreConfig(undefined)).toThrow(/config must be an object with a `path`/)
+    expect(() => resolveSqliteToolStoreConfig({ path: 'file:x.db' })).toThrow(/\$\.path: must be a file path/)
+    expect(() => resolveSqliteToolStoreConfig({ path: 'a\0b' })).toThrow(/\$\.path: must be a file path/)
+    expect(() => resolveSqliteToolStoreConfig(undefined)).toThrow(SqliteToolStoreConfigError)
+    expect(() => resolveSqliteToolStoreConfig(undefined)).toThrow(/missing required property "path"/)
+    expect(() => resolveSqliteToolStoreConfig({ path: 'x', busyTimeoutMs: 2 ** 31 })).toThrow(
+      /\$\.busyTimeoutMs: expected number <= 2147483647/,
+    )
+    // A resolved config validates to itself (cordis may validate twice).
+    const resolved = resolveSqliteToolStoreConfig({ path, sweepIntervalMs: 1, synchronous: 'normal' })
+    expect(checkSqliteToolStoreConfig(resolved)).toEqual({ value: resolved })
   })
 
   it('cordis refuses an invalid config before the service starts', async () => {
