@@ -33,6 +33,8 @@ export class RunSlots {
   readonly #maxQueued: number
   /** Queued acquires, so that {@link close} can refuse them. */
   readonly #waiting = new Map<AcquireCallback, () => void>()
+  /** Exits of workers the library spawned for an acquire nobody owned any more (closed or withdrawn). */
+  readonly #orphans = new Set<Promise<void>>()
   #closed = false
 
   constructor(max: number, maxQueued: number) {
@@ -73,7 +75,12 @@ export class RunSlots {
         signal?.removeEventListener('abort', onAbort)
         if (worker === undefined) resolve({ ok: false, reason: 'queue-full' })
         else if (withdrawn || this.#closed) {
-          // The library dequeued it (and spawned) in the turn it was withdrawn: nobody owns it.
+          // The library dequeued it (and spawned) in the turn it was withdrawn, or granted it
+          // after close: nobody owns it. Terminated, and its exit is awaited by `orphansExited`.
+          const exited = new Promise<void>((done) => worker.once('exit', () => done()))
+          this.#orphans.add(exited)
+          void exited.then(() => this.#orphans.delete(exited))
+          worker.ref()
           void worker.terminate().catch(() => {})
           resolve({ ok: false, reason: 'closed' })
         } else resolve({ ok: true, worker })
@@ -99,6 +106,14 @@ export class RunSlots {
   close(): void {
     this.#closed = true
     for (const refuse of [...this.#waiting.values()]) refuse()
+  }
+
+  /**
+   * Settles once every worker spawned for an acquire that was closed or withdrawn before it was
+   * granted has exited (they hold a slot and a thread until then; a dispose awaits them).
+   */
+  async orphansExited(): Promise<void> {
+    while (this.#orphans.size > 0) await Promise.all(this.#orphans)
   }
 
   #withdraw(callback: AcquireCallback): void {

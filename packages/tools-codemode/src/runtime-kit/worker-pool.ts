@@ -165,6 +165,8 @@ export class WorkerPool<H extends PooledWorker> {
       void handle.worker.terminate().catch(() => {})
     }
     await Promise.all(handles.map((handle) => handle.exited))
+    // Workers the library spawned for acquires the close refused: terminated, awaited too.
+    await this.#slots.orphansExited()
   }
 
   #spawn(signal?: AbortSignal): Promise<TakenWorker<H>> {

@@ -57,6 +57,16 @@ describe('WorkerPool', () => {
     expect(workers.running).toBe(1)
   })
 
+  it('a dispose right after fill() waits for the workers the library spawns for refused acquires', async () => {
+    for (let round = 0; round < 5; round++) {
+      const workers = new WorkerPool(spawnThread, { warmWorkers: 2, maxLiveWorkers: 4, maxQueuedRuns: 0 })
+      workers.fill()
+      await workers.dispose()
+      // Every thread the library started has exited: none holds a slot or a port any more.
+      expect(workers.live, `round ${round}`).toBe(0)
+    }
+  })
+
   it('queues a run until a slot frees, and withdraws it when its signal aborts', async () => {
     const workers = makePool({ warmWorkers: 0, maxLiveWorkers: 1, maxQueuedRuns: 4 })
     const held = await workers.take()
