@@ -28,40 +28,48 @@ describe('separate processes on one file', () => {
   it(`${PROCESSES} processes racing compare-and-set claims: every record is claimed exactly once`, async () => {
     const path = files.file('race')
     const { store, close } = await openStore({ path })
-    const now = Date.now()
-    for (let i = 0; i < RECORDS; i++) {
-      await store.create({
-        kind: 'approval',
-        agent: 'race',
-        key: `claim-${i}`,
-        state: 'approved',
-        data: '{}',
-        createdAt: now,
-        expiresAt: now + DAY,
-      })
-    }
-    const workers = Array.from({ length: PROCESSES }, (_, i) =>
-      startWorker(['claim', path, String(RECORDS), `process-${i}`]),
-    )
-    await Promise.all(workers.map((worker) => worker.waitFor('ready')))
-    for (const worker of workers) worker.go()
-    await Promise.all(workers.map((worker) => worker.waitFor('done')))
-
-    const claimsByKey = new Map<string, string[]>()
-    for (const [i, worker] of workers.entries()) {
-      for (const { event, key } of worker.events) {
-        if (event === 'claimed')
-          claimsByKey.set(key as string, [...(claimsByKey.get(key as string) ?? []), `process-${i}`])
+    // Each round races on fresh records. On a loaded machine one process can, rarely, win a
+    // whole round before the others get a core: exactly-once is asserted every round, and rounds
+    // repeat (up to 5) until one shows real contention — several processes winning claims.
+    let winners = 0
+    for (let round = 0; round < 5 && winners < 2; round++) {
+      const agent = `race-${round}`
+      const now = Date.now()
+      for (let i = 0; i < RECORDS; i++) {
+        await store.create({
+          kind: 'approval',
+          agent,
+          key: `claim-${i}`,
+          state: 'approved',
+          data: '{}',
+          createdAt: now,
+          expiresAt: now + DAY,
+        })
       }
-    }
-    expect(claimsByKey.size).toBe(RECORDS)
-    for (const [key, claimers] of claimsByKey) {
-      expect(claimers, key).toHaveLength(1)
-      const stored = await store.get({ kind: 'approval', agent: 'race', key })
-      expect(stored).toMatchObject({ state: 'running', version: 2, lease: { owner: claimers[0] } })
+      const workers = Array.from({ length: PROCESSES }, (_, i) =>
+        startWorker(['claim', path, String(RECORDS), `process-${i}`, agent]),
+      )
+      await Promise.all(workers.map((worker) => worker.waitFor('ready')))
+      for (const worker of workers) worker.go()
+      await Promise.all(workers.map((worker) => worker.waitFor('done')))
+
+      const claimsByKey = new Map<string, string[]>()
+      for (const [i, worker] of workers.entries()) {
+        for (const { event, key } of worker.events) {
+          if (event === 'claimed')
+            claimsByKey.set(key as string, [...(claimsByKey.get(key as string) ?? []), `process-${i}`])
+        }
+      }
+      expect(claimsByKey.size).toBe(RECORDS)
+      for (const [key, claimers] of claimsByKey) {
+        expect(claimers, key).toHaveLength(1)
+        const stored = await store.get({ kind: 'approval', agent, key })
+        expect(stored).toMatchObject({ state: 'running', version: 2, lease: { owner: claimers[0] } })
+      }
+      winners = new Set([...claimsByKey.values()].flat()).size
     }
     // Contention was real: more than one process won some claims.
-    expect(new Set([...claimsByKey.values()].flat()).size).toBeGreaterThan(1)
+    expect(winners).toBeGreaterThan(1)
     await close()
   })
 
