@@ -1,32 +1,16 @@
-import type { ApprovalState, ApprovalTicketData, JsonValue, StoredRecord } from '@dsh/tools-core'
+import type { ApprovalDecision, ApprovalState, ApprovalTicketData, StoredRecord } from '@dsh/tools-core'
 
-/** An approval as `ctx.approvals.list/get` and the events show it: what a person reviews. */
-export interface ApprovalView {
-  readonly ticket: string
-  /** The agent scope key, `''` outside any agent scope. */
-  readonly agent: string
-  readonly tool: string
-  readonly callId: string
-  readonly parentCallId?: string
-  /** The canonical arguments the call was asked with. */
-  readonly arguments: JsonValue
-  /** SHA-256 of their canonical JSON (what the decision is signed over). */
-  readonly argumentsHash: string
-  /** The tool's definition fingerprint when asked. */
-  readonly fingerprint: string
-  readonly reason?: string
+/**
+ * An approval as `ctx.approvals.list/get` and the events show it: what a person reviews — the
+ * stored ticket's fields (see `ApprovalTicketData`) without its layout version, the decision's
+ * signature and the stored result, plus its status.
+ */
+export interface ApprovalView extends Omit<ApprovalTicketData, 'v' | 'decision' | 'result'> {
   /** `pending`, `approved`, `denied`, `running` (a process resumed it) or `done`. */
   readonly status: ApprovalState
   /** True once `expiresAt` passed while it was still `pending` or `approved`. */
   readonly expired: boolean
-  readonly createdAt: number
-  readonly expiresAt: number
-  readonly decision?: {
-    readonly approve: boolean
-    readonly by: string
-    readonly note?: string
-    readonly at: number
-  }
+  readonly decision?: Omit<ApprovalDecision, 'signature'>
 }
 
 /** The view of a stored record (signature and stored result left out). */
