@@ -22,8 +22,12 @@ import { gateServerMessages } from './gate-server-messages'
 import { keepProgressOrder } from './keep-progress-order'
 import { terminateHttpSession } from './terminate-http-session'
 
-/** How much later than `timeoutMs` a `tools/call` answer is given up on (see `callTool`). */
-const TIE_BREAK_MS = 1
+/**
+ * How much later than `timeoutMs` a `tools/call` answer is given up on (see `callTool`): enough
+ * for the timeout policy's deadline to win the tie even when the two restart on progress in
+ * different callbacks of a loaded event loop (1 ms lost that race under load).
+ */
+const TIE_BREAK_MS = 50
 
 /** The SDK's Streamable HTTP transport after its last attempt to resume a dropped stream. */
 const GAVE_UP_RESUMING = /^Maximum reconnection attempts \(\d+\) exceeded/
@@ -139,7 +143,7 @@ export class ServerConnection {
     const session = this.#session
     const timeout = this.timeoutMs
     const options: RequestOptions = { signal }
-    // The tools declare the same `timeoutMs`: one more millisecond here lets the timeout policy's
+    // The tools declare the same `timeoutMs`: a little more here lets the timeout policy's
     // deadline (TOOL_TIMEOUT, the session kept) win the tie, also after both restart on progress
     // (the SDK restarts its own first); without the policy this is the hang deadline.
     if (timeout !== undefined) options.timeout = timeout + TIE_BREAK_MS
