@@ -1,9 +1,8 @@
-import { defineConfig, mergeConfig } from 'vitest/config'
 import { sharedConfig } from '../../vitest.shared.ts'
 
-// Each file in a fresh module graph (`isolate: true`): with graphs shared (`isolate: false`),
-// `.ci/run` twice saw the sandboxed "a child ignoring SIGTERM is killed with SIGKILL after the
-// grace" leave its marked processes alive after the run settled — some state another file's
-// sandbox set up (@anthropic-ai/sandbox-runtime keeps process-wide state) reaches this one.
-// Until that is understood, tool-bash pays its imports once per file.
-export default mergeConfig(sharedConfig, defineConfig({ test: { isolate: true } }))
+// Files share their worker's module graph like every package's (`isolate: false`): the sandbox
+// probe's cached answer and the planner worker are per process by design, and each file's tools
+// are per Context, so no file sees another's state. (Sharing once made a sandboxed abort leave
+// its processes running: not shared state but load — an abort before bubblewrap's init armed its
+// die-with-parent signal. `StrayProcesses` fixed that; run-command.integration pins it.)
+export default sharedConfig

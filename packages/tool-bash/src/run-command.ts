@@ -5,6 +5,7 @@ import { isToolsError } from '@dsh/tools-core'
 import { BashSpawnError } from './errors'
 import { killProcessGroup } from './kill-process-group'
 import { OutputCapture } from './output-capture'
+import { StrayProcesses } from './stray-processes'
 
 /** Everything {@link runCommand} needs to run one shell command. */
 export interface RunCommandOptions {
@@ -169,12 +170,20 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
       if (terminating || child.pid === undefined) return
       terminating = true
       const pid = child.pid
+      // Descendants outside the group (a sandbox's init, `setsid`) are found while the leader
+      // still lives, and get the same two signals by pid — after the group's, so the leader's
+      // own end is the signal (a sandbox launcher would report its init's exit status instead).
+      const strays = new StrayProcesses(pid)
+      strays.collect()
       // Even when the group is already gone, the pipe timers are armed: a process that left
-      // the group (setsid) may still hold the pipes, and the call must settle regardless.
+      // the group out of reach may still hold the pipes, and the call must settle regardless.
       const groupAlive = killProcessGroup(pid, 'SIGTERM')
+      strays.signal('SIGTERM')
       timers.push(
         setTimeout(() => {
           if (groupAlive) killProcessGroup(pid, 'SIGKILL')
+          strays.collect()
+          strays.signal('SIGKILL')
           timers.push(
             setTimeout(() => {
               child.stdout.destroy()

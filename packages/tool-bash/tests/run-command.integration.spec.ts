@@ -97,6 +97,21 @@ describe.each([
     expect(await markedSurvivors(marker)).toEqual([])
   })
 
+  // A group kill misses a process in a session of its own: the sandbox's init (bubblewrap
+  // arms its die-with-parent signal late, so an early abort could leave the sandbox running) or
+  // a `setsid` child. They are found under the leader and killed by pid.
+  it('a process that left the group and ignores SIGTERM is killed too', async () => {
+    const marker = uniqueMarker()
+    const controller = new AbortController()
+    const pending = run(`setsid bash -c 'trap "" TERM; while :; do sleep 0.05; done; : ${marker}' & wait`, {
+      signal: controller.signal,
+    })
+    await waitForHostPids(marker, 'bash', 1)
+    controller.abort()
+    await pending
+    expect(await markedSurvivors(marker)).toEqual([])
+  })
+
   it('background jobs left behind by a finished command do not survive it', async () => {
     const marker = uniqueMarker()
     const outcome = await run(`sleep 100.${marker} & echo done`)
@@ -114,6 +129,41 @@ describe.each([
 })
 
 describe('runCommand with a sandbox wrapper', () => {
+  // bubblewrap's namespace init ignores a SIGTERM from outside its namespace and arms its
+  // die-with-parent signal only once its set-up is done: an abort in that window used to leave
+  // the whole sandbox running under PID 1. Aborts land at several points of the start.
+  it('an abort at any point of the sandbox start leaves nothing running', async () => {
+    const sandbox = createSandboxWrapper({ writableRoots: [dir], denyRead: [], network: 'none' })
+    for (const delayMs of [0, 1, 2, 4, 8, 16, 32, 64]) {
+      const marker = uniqueMarker()
+      const controller = new AbortController()
+      await runCommand({
+        command: `bash -c 'trap "" TERM; while :; do sleep 0.05; done; : ${marker}' & wait`,
+        cwd: dir,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+        signal: controller.signal,
+        timeoutMs: 20_000,
+        killGraceMs: 200,
+        maxStdoutBytes: 1024,
+        maxStderrBytes: 1024,
+        wrap: async (request) => {
+          const plan = await sandbox(request)
+          const start = plan.spawn
+          if (start === undefined) throw new Error('the sandbox plan starts its own process')
+          return {
+            ...plan,
+            spawn: (cwd) => {
+              const started = start(cwd)
+              started.once('spawn', () => setTimeout(() => controller.abort(), delayMs))
+              return started
+            },
+          }
+        },
+      })
+      expect({ delayMs, survivors: await markedSurvivors(marker) }).toEqual({ delayMs, survivors: [] })
+    }
+  })
+
   it('an abort while the sandbox is prepared starts nothing and releases the plan (its private TMPDIR)', async () => {
     const controller = new AbortController()
     const sandbox = createSandboxWrapper({ writableRoots: [dir], denyRead: [], network: 'none' })
