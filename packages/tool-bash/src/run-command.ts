@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process'
 import type { EventEmitter } from 'node:events'
 import { stat } from 'node:fs/promises'
+import { ProcessTree } from '@dsh/process-tree'
 import { isToolsError } from '@dsh/tools-core'
 import { BashSpawnError } from './errors'
 import { killProcessGroup } from './kill-process-group'
 import { OutputCapture } from './output-capture'
-import { StrayProcesses } from './stray-processes'
 
 /** Everything {@link runCommand} needs to run one shell command. */
 export interface RunCommandOptions {
@@ -170,20 +170,20 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
       if (terminating || child.pid === undefined) return
       terminating = true
       const pid = child.pid
-      // Descendants outside the group (a sandbox's init, `setsid`) are found while the leader
-      // still lives, and get the same two signals by pid — after the group's, so the leader's
-      // own end is the signal (a sandbox launcher would report its init's exit status instead).
-      const strays = new StrayProcesses(pid)
-      strays.collect()
+      // Descendants that left the group (a `setsid` child; the sandbox's namespace init, in a
+      // session of its own — and, aborted before it armed bubblewrap's die-with-parent signal,
+      // immune to the group's SIGTERM as a namespace init) are recorded while the leader lives and
+      // get the same two signals by pid, after the group's, so the leader's own end is the
+      // signal (a sandbox launcher would otherwise report its init's exit status).
+      const strays = new ProcessTree(pid).collect()
       // Even when the group is already gone, the pipe timers are armed: a process that left
       // the group out of reach may still hold the pipes, and the call must settle regardless.
       const groupAlive = killProcessGroup(pid, 'SIGTERM')
-      strays.signal('SIGTERM')
+      strays.signal('SIGTERM', { exceptGroup: pid })
       timers.push(
         setTimeout(() => {
           if (groupAlive) killProcessGroup(pid, 'SIGKILL')
-          strays.collect()
-          strays.signal('SIGKILL')
+          strays.collect().signal('SIGKILL', { exceptGroup: pid })
           timers.push(
             setTimeout(() => {
               child.stdout.destroy()

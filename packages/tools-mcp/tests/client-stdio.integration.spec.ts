@@ -1,5 +1,16 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { call, createApp, isAlive, loadMcp, stdioFixture, textOf, until } from './fixtures/app'
+import { call, createApp, isAlive, loadMcp, STDIO_SERVER, stdioFixture, textOf, until } from './fixtures/app'
+
+/** Whether `pid` is running on a CPU (state R): the wedged server spins. */
+function isBusy(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] === 'R'
+  } catch {
+    return false
+  }
+}
 
 async function pidOf(ctx: Parameters<typeof call>[0]): Promise<number> {
   const result = await call(ctx, 'fx__pid')
@@ -50,6 +61,26 @@ describe('client plugin over a real stdio child process', () => {
     expect(second).not.toBe(first)
     await fiber.dispose()
     await until(() => !isAlive(second))
+  })
+
+  // A launcher (`sh -c`, `npx`) is the child the SDK kills; a wedged server behind it never reads
+  // the EOF of its closed stdin and used to run on, reparented to PID 1.
+  it('a wedged server behind a launcher is killed with it', async () => {
+    const { ctx } = await createApp()
+    const launched = {
+      command: '/bin/sh',
+      // `; exit` keeps sh from exec'ing node: sh stays the child, the server its grandchild.
+      args: ['-c', `"${process.execPath}" --import tsx "${STDIO_SERVER}"; exit $?`],
+      env: { FIXTURE_OPTIONS: '{}', PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    }
+    const fiber = await loadMcp(ctx, { name: 'fx', transport: launched })
+    const server = await pidOf(ctx)
+    const wedged = call(ctx, 'fx__wedge')
+    // Past its deadline the same kill ends the session (\`#end\` with \`force\`).
+    await until(() => isBusy(server))
+    await fiber.dispose()
+    expect((await wedged).isError).toBe(true)
+    await until(() => !isAlive(server))
   })
 
   it('dispose during a call ends the call and the child process', async () => {

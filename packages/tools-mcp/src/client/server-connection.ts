@@ -1,3 +1,4 @@
+import { ProcessTree } from '@dsh/process-tree'
 import { type JsonValue, ToolAbortedError } from '@dsh/tools-core'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
@@ -254,10 +255,15 @@ export class ServerConnection {
     if (this.#live === live) this.#live = undefined
     // The transport's pid is null once the child has exited: never signal a recycled pid.
     const pid = (live.transport as { pid?: number | null }).pid
+    // The child may be a launcher (`sh -c`, `npx`) whose server outlives it when wedged (it
+    // never reads the EOF of its closed stdin): its descendants are recorded while it runs and
+    // killed once the SDK's close (EOF, SIGTERM, SIGKILL to the child) is done.
+    const descendants = typeof pid === 'number' ? new ProcessTree(pid).collect() : undefined
     if (force && typeof pid === 'number') killQuietly(pid)
     if (leaving && live.transport instanceof StreamableHTTPClientTransport)
       await terminateHttpSession(live.transport)
     await live.client.close().catch(() => undefined)
+    descendants?.signal('SIGKILL')
   }
 
   async #connect(): Promise<Session> {
@@ -272,8 +278,10 @@ export class ServerConnection {
       await client.connect(transport)
     } catch (error) {
       const pid = (transport as { pid?: number | null }).pid ?? undefined
+      const descendants = pid === undefined ? undefined : new ProcessTree(pid).collect()
       if (pid !== undefined) killQuietly(pid)
       await client.close().catch(() => undefined)
+      descendants?.signal('SIGKILL')
       if (this.#closed) throw this.#disposed(error)
       throw this.#error(`could not connect to MCP server "${this.server}": ${messageOf(error)}`, error)
     }

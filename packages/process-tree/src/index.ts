@@ -1,0 +1,2 @@
+// Public API of @dsh/process-tree. Explicit named re-exports only; no logic here.
+export { ProcessTree, type SignalOptions } from './process-tree'
