@@ -17,6 +17,8 @@ import { Context } from '@deepseek-ai/cordis'
 import * as bash from '@dsh/tool-bash'
 import * as timeoutPolicy from '@dsh/tool-call-timeout-policy'
 import ToolRuntime from '@dsh/tools-core'
+// The sandbox wrapper is internal to the package; the bench measures it alone, from the source.
+import { createSandboxWrapper } from '../packages/tool-bash/src/sandbox-wrapper'
 import type { BenchRow } from './types'
 
 const CALLS = 100
@@ -74,7 +76,7 @@ function measureBareSpawn(): Promise<number[]> {
  * library's per-call policy walk.
  */
 async function measurePrewrappedSpawn(): Promise<number[]> {
-  const wrap = bash.createSandboxWrapper({ writableRoots: [process.cwd()], denyRead: [], network: 'none' })
+  const wrap = createSandboxWrapper({ writableRoots: [process.cwd()], denyRead: [], network: 'none' })
   const plan = await wrap({
     command: 'true',
     cwd: process.cwd(),

@@ -127,7 +127,7 @@ describe('policy plugin', () => {
   })
 
   it('rejects an invalid config', () => {
-    expect(policy.validatePolicyConfig({ denyArguments: ['('] })).toHaveProperty('issues')
-    expect(policy.validatePolicyConfig({ colour: 'red' })).toHaveProperty('issues')
+    expect(policy.Config['~standard'].validate({ denyArguments: ['('] })).toHaveProperty('issues')
+    expect(policy.Config['~standard'].validate({ colour: 'red' })).toHaveProperty('issues')
   })
 })

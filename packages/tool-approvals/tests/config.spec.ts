@@ -4,8 +4,8 @@
 import { Context } from '@deepseek-ai/cordis'
 import { MemoryToolStore } from '@dsh/tools-core'
 import { describe, expect, it } from 'vitest'
-import { validateConfig } from '../src/config'
-import ToolApprovals, { Config, DEFAULT_LEASE_MS, DEFAULT_TTL_MS } from '../src/index'
+import { DEFAULT_LEASE_MS, DEFAULT_TTL_MS, validateConfig } from '../src/config'
+import ToolApprovals, { Config } from '../src/index'
 import { KEY } from './fixtures/approvals-runtime'
 
 /** The accepted config (the test fails with the issues otherwise). */

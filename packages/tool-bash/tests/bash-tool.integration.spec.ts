@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { Context } from '@deepseek-ai/cordis'
 import ToolRuntime, { createScope, type ToolExecutionResult } from '@dsh/tools-core'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { BASH_CONFIG_DEFAULTS } from '../src/config'
 import * as bash from '../src/index'
 import { markedSurvivors, uniqueMarker, waitForHostPids } from './helpers'
 
@@ -142,7 +143,7 @@ describe.each([
 
   it('declares the max budget and is exclusive', () => {
     const definition = ctx.tools.get('bash')!
-    expect(definition.timeoutMs).toBe(bash.BASH_CONFIG_DEFAULTS.maxTimeoutMs)
+    expect(definition.timeoutMs).toBe(BASH_CONFIG_DEFAULTS.maxTimeoutMs)
     expect(
       ctx.tools.executionMode({
         callId: 'x',

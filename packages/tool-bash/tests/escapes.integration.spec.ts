@@ -5,6 +5,7 @@ import { Context } from '@deepseek-ai/cordis'
 import ToolRuntime, { type ToolExecutionResult } from '@dsh/tools-core'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import * as bash from '../src/index'
+import type { BashSandboxInput } from '../src/sandbox-config'
 import { hostPids, uniqueMarker } from './helpers'
 
 // Real bash (and real bubblewrap): a call settles, with a clear result, whatever the command
@@ -19,7 +20,7 @@ afterEach(() => {
   rmSync(workspace, { recursive: true, force: true })
 })
 
-async function bashTool(sandbox: bash.BashSandboxInput) {
+async function bashTool(sandbox: BashSandboxInput) {
   const ctx = new Context()
   await ctx.plugin(ToolRuntime)
   await ctx.plugin(bash, { workdir: workspace, killGraceMs: 200, sandbox })

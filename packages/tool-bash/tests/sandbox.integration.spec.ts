@@ -15,7 +15,9 @@ import { join } from 'node:path'
 import { Context } from '@deepseek-ai/cordis'
 import ToolRuntime, { type ToolExecutionResult } from '@dsh/tools-core'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { DEFAULT_ENV_ALLOW_LIST, isAllowedEnvName } from '../src/environment'
 import * as bash from '../src/index'
+import { SANDBOX_UNAVAILABLE_ENV } from '../src/sandbox-probe'
 import { hostPids, markedSurvivors, uniqueMarker } from './helpers'
 
 // Real bash, real bubblewrap: what the sandbox keeps from a command, checked from the host.
@@ -73,7 +75,7 @@ describe.each(MODES)('host secrets and processes (%s)', (mode, sandbox) => {
       .split('\0')
       .find((entry) => {
         const name = entry.slice(0, entry.indexOf('='))
-        return entry.length > name.length + 4 && !bash.isAllowedEnvName(name, bash.DEFAULT_ENV_ALLOW_LIST)
+        return entry.length > name.length + 4 && !isAllowedEnvName(name, DEFAULT_ENV_ALLOW_LIST)
       })
     try {
       const run = await bashTool({ sandbox })
@@ -251,10 +253,10 @@ describe('network', () => {
 
 describe('unavailable sandbox', () => {
   beforeEach(() => {
-    process.env[bash.SANDBOX_UNAVAILABLE_ENV] = 'simulated for the test'
+    process.env[SANDBOX_UNAVAILABLE_ENV] = 'simulated for the test'
   })
   afterEach(() => {
-    delete process.env[bash.SANDBOX_UNAVAILABLE_ENV]
+    delete process.env[SANDBOX_UNAVAILABLE_ENV]
   })
 
   it('the default refuses every call, after one startup warning', async () => {

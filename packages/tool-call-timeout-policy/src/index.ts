@@ -1,10 +1,4 @@
-// Public API of @dsh/tool-call-timeout-policy. Explicit named re-exports only; no logic here.
-export { type Deadline, startDeadline } from './deadline'
-export {
-  apply,
-  Config,
-  inject,
-  name,
-  type TimeoutPolicyConfig,
-} from './plugin'
-export { createTimeoutWrapper, type TimeoutWrapperOptions, type ToolExecuteWrapper } from './timeout-wrapper'
+// Public API of @dsh/tool-call-timeout-policy: the plugin and its config. The wrapper and the
+// deadline it starts are internal; `tests/public-surface.spec.ts` pins this list. Explicit named
+// re-exports only.
+export { apply, Config, inject, name, type TimeoutPolicyConfig } from './plugin'

@@ -1,22 +1,7 @@
-// Public API of @dsh/tool-fs. Explicit named re-exports only; no logic here.
-export { type AtomicWriteOptions, writeFileAtomic } from './atomic-write'
-export {
-  Config,
-  FS_TOOLS_DEFAULTS,
-  type FsToolsConfig,
-  type FsToolsConfigInput,
-  type FsToolsConfigIssue,
-  type FsToolsConfigResult,
-  type FsToolsConfigSchema,
-  resolveFsToolsConfig,
-  validateFsToolsConfig,
-} from './config'
-export { FS_TOOL_ERROR_CODES, FsToolError, type FsToolErrorCode } from './errors'
-export type { FileChange } from './file-diff'
-export { type OpenedFile, PathGuard, type ResolvedPath } from './path-guard'
-export { apply, createFsTools, inject, name } from './plugin'
-export type { EditValue } from './tools/edit-tool'
-export type { GlobValue } from './tools/glob-tool'
-export type { GrepValue } from './tools/grep-tool'
-export type { ReadValue } from './tools/read-tool'
-export type { WriteValue } from './tools/write-tool'
+// Public API of @dsh/tool-fs: the plugin, its config, and what a caller of the five tools reads
+// or branches on. Everything else (the path guard, atomic writes, the search worker, …) is
+// internal; `tests/public-surface.spec.ts` pins this list. Explicit named re-exports only.
+export { Config, type FsToolsConfigInput } from './config'
+export { FS_TOOL_ERROR_CODES, type FsToolErrorCode } from './errors'
+export type { FsToolValues } from './fs-tool-values'
+export { apply, inject, name } from './plugin'

@@ -1,6 +1,6 @@
 import type { Context } from '@deepseek-ai/cordis'
 import type { ToolDefinition } from '@dsh/tools-core'
-import { type FsToolsConfig, type FsToolsConfigInput, resolveFsToolsConfig } from './config'
+import { type FsToolsConfigInput, resolveFsToolsConfig } from './config'
 import { createFsToolContext, type FsToolContext } from './fs-tool-context'
 import { createEditTool } from './tools/edit-tool'
 import { createGlobTool } from './tools/glob-tool'
@@ -14,16 +14,7 @@ export const name = 'tool-fs'
 /** Services the plugin needs: the `ToolRuntime` at `ctx.tools`. */
 export const inject = ['tools']
 
-/**
- * Build the five fs tool definitions (`read`, `write`, `edit`, `glob`, `grep`) sharing one
- * path guard and read tracker — for hosts that register tools themselves. `grep`'s worker
- * threads are unref'd while idle and end after a quiet spell, so nothing outlives the host.
- * @throws {FsToolError} `INVALID_CONFIG` when a root does not exist.
- */
-export function createFsTools(config: FsToolsConfig): ToolDefinition[] {
-  return toolsOf(createFsToolContext(config))
-}
-
+/** The five fs tool definitions (`read`, `write`, `edit`, `glob`, `grep`) sharing one context. */
 function toolsOf(context: FsToolContext): ToolDefinition[] {
   return [
     createReadTool(context),

@@ -1,8 +1,8 @@
 import { Context } from '@deepseek-ai/cordis'
 import ToolRuntime from '@dsh/tools-core'
 import { describe, expect, it } from 'vitest'
+import { Config, FS_TOOLS_DEFAULTS, validateFsToolsConfig } from '../src/config'
 import * as toolFs from '../src/index'
-import { Config, FS_TOOLS_DEFAULTS, validateFsToolsConfig } from '../src/index'
 import { tempDir } from './fixtures/temp-dir'
 
 describe('Config', () => {

@@ -5,6 +5,7 @@ import path from 'node:path'
 import { Context } from '@deepseek-ai/cordis'
 import ToolRuntime from '@dsh/tools-core'
 import { describe, expect, it } from 'vitest'
+import { validateFsToolsConfig } from '../src/config'
 import * as toolFs from '../src/index'
 import { fsRuntime } from './fixtures/runtime'
 import { tempDir } from './fixtures/temp-dir'
@@ -90,7 +91,7 @@ describe('search bounds', () => {
 
   it('config rejects non-positive bounds', () => {
     expect(
-      toolFs.validateFsToolsConfig({ grepTimeoutMs: 0, maxWalkEntries: -1, maxGrepTotalBytes: 1.5 }).issues,
+      validateFsToolsConfig({ grepTimeoutMs: 0, maxWalkEntries: -1, maxGrepTotalBytes: 1.5 }).issues,
     ).toHaveLength(3)
   })
 })
