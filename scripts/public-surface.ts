@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs'
 import ts from 'typescript'
+import { expect } from 'vitest'
 
 /** The most names (values and types together) a reference plugin's entry may export. */
 export const MAX_REFERENCE_EXPORTS = 10
@@ -63,4 +64,34 @@ export function readmeApiNames(readmeFile: string | URL): string[] {
     for (const match of head.matchAll(/`([A-Za-z_$][\w$]*)`/g)) names.add(match[1] as string)
   }
   return [...names].sort()
+}
+
+/**
+ * The two checks of a reference package's `tests/public-surface.spec.ts`, as test bodies: the
+ * entry exports exactly `pinned` (read from the source, and seen at run time by `import *` as
+ * `entry`), at most {@link MAX_REFERENCE_EXPORTS} names; and the README's API section lists
+ * exactly those names.
+ *
+ * @param testFile — the spec's `import.meta.url` (the package is its folder's parent).
+ * @param entry — the spec's `import * as entry from '../src/index'`.
+ * @param pinned — the surface, written out in the spec.
+ */
+export function surfaceChecks(
+  testFile: string,
+  entry: object,
+  pinned: PublicSurface,
+): { readonly exports: () => void; readonly readme: () => void } {
+  return {
+    exports: () => {
+      const surface = publicSurface(new URL('../src/index.ts', testFile))
+      expect(surface).toEqual(pinned)
+      expect(Object.keys(entry).sort()).toEqual(pinned.values)
+      expect(surface.values.length + surface.types.length).toBeLessThanOrEqual(MAX_REFERENCE_EXPORTS)
+    },
+    readme: () => {
+      expect(readmeApiNames(new URL('../README.md', testFile))).toEqual(
+        [...pinned.values, ...pinned.types].sort(),
+      )
+    },
+  }
 }
