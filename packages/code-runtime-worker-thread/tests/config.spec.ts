@@ -1,4 +1,4 @@
-import { runtimeConfigFields } from '@dsh/tools-codemode/runtime-kit'
+import { sharedFieldTuning } from '@dsh/tools-codemode/testing'
 import { describe, expect, it } from 'vitest'
 import {
   DEFAULT_WORKER_THREAD_RUNTIME_CONFIG,
@@ -109,34 +109,9 @@ describe('config', () => {
 })
 
 describe('the fields every runtime shares', () => {
-  it('come from the runtime kit, with the bounds and defaults this runtime always had', () => {
-    const shared = runtimeConfigFields()
-    const properties = WorkerThreadRuntimeConfigSchema['~standard'].jsonSchema.input({
-      target: 'draft-2020-12',
-    }).properties as Record<
-      string,
-      { minimum: number; maximum: number; default: number; description: string }
-    >
-    const expected: Record<string, [number, number, number]> = {
-      computeMs: [1, 2147483647, 30000],
-      maxWallMs: [1, 2147483647, 300000],
-      maxOutputBytes: [1, Number.MAX_SAFE_INTEGER, 67108864],
-      maxLogLines: [1, 2147483647, 10000],
-      maxValueNodes: [1, 2147483647, 20000],
-      maxValueDepth: [1, 100000, 100],
-      maxOldGenerationSizeMb: [16, 1048576, 256],
-      maxConcurrentRuns: [1, 1024, 8],
-      warmWorkers: [0, 64, 2],
-    }
-    expect(Object.keys(shared).sort()).toEqual(Object.keys(expected).sort())
-    for (const [key, [minimum, maximum, fallback]] of Object.entries(expected)) {
-      const field = properties[key]!
-      expect({ minimum: field.minimum, maximum: field.maximum, default: field.default }, key).toEqual({
-        minimum,
-        maximum,
-        default: fallback,
-      })
-      expect(field.description.startsWith(shared[key as keyof typeof shared].description), key).toBe(true)
-    }
+  // With the kit's own defaults and bounds (tools-codemode's runtime-config-fields.spec.ts), these
+  // are the bounds and defaults this runtime always had.
+  it("are the runtime kit's, untuned", () => {
+    expect(sharedFieldTuning(WorkerThreadRuntimeConfigSchema)).toEqual({})
   })
 })
