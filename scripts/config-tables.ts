@@ -75,6 +75,12 @@ export const CONFIG_TABLES: readonly ConfigTable[] = [
     module: 'packages/tools-store-sqlite/src/config.ts',
     exportName: 'SqliteToolStoreConfigSchema',
   },
+  // The runtime's own config (`ToolRuntime.Config`).
+  {
+    readme: 'packages/tools-core/README.md',
+    module: 'packages/tools-core/src/runtime-config.ts',
+    exportName: 'ToolRuntimeConfigSchema',
+  },
 ]
 
 const BEGIN =
@@ -115,8 +121,15 @@ function typeOf(node: Node): string {
     case undefined:
       return 'host value (not JSON)'
     case 'integer':
-    case 'number':
-      return bounded(node.type, range(node.minimum, node.maximum))
+    case 'number': {
+      // An exclusive bound is written as such (`> 0`); no shipped spec sets both kinds on one side.
+      const open = [
+        node.exclusiveMinimum === undefined ? '' : `> ${node.exclusiveMinimum}`,
+        node.exclusiveMaximum === undefined ? '' : `< ${node.exclusiveMaximum}`,
+      ]
+      const bounds = [range(node.minimum, node.maximum), ...open].filter((bound) => bound !== '')
+      return bounded(node.type, bounds.join(', '))
+    }
     case 'string':
       return node.minLength === 1 && node.maxLength === undefined
         ? 'non-empty string'

@@ -1,15 +1,15 @@
 // Every config key of every package is documented: each package README's Config table is the one
 // scripts/config-tables.ts generates from the package's `Config` spec, unchanged (no drift).
-// `ToolRuntimeConfig` (hand-validated) more strictly: its README's Config table has exactly its
-// keys, and every doc that spells it out (`ToolRuntimeConfig` … `{ mode?, … }`) names them all.
+// `ToolRuntimeConfig` (tools-core's own, a configSchema too) also has a written-out interface: the
+// spec's keys are its keys, and every doc that spells it out (`ToolRuntimeConfig` … `{ mode?, … }`)
+// names them all.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
+import { ToolRuntimeConfigSchema } from '../../packages/tools-core/src/runtime-config'
 import { CONFIG_TABLES, expectedReadme } from '../../scripts/config-tables'
 import { markdownFiles, ROOT } from './support/workspace'
-
-const README = readFileSync(join(ROOT, 'packages/tools-core/README.md'), 'utf8')
 
 /** The member names of `interface <name>` in `file`, read from its source. */
 function interfaceKeys(file: string, name: string): string[] {
@@ -21,12 +21,6 @@ function interfaceKeys(file: string, name: string): string[] {
   )
   if (found === undefined) throw new Error(`no interface ${name} in ${file}`)
   return found.members.map((member) => (member.name as ts.Identifier).text)
-}
-
-/** The first-column keys of the table under `## Config`. */
-function configTableKeys(): string[] {
-  const section = /^## Config\n([\s\S]*?)^## /m.exec(README)?.[1] ?? ''
-  return [...section.matchAll(/^\| `(\w+)` +\|/gm)].map((match) => match[1]!)
 }
 
 describe('config tables in the READMEs', () => {
@@ -52,6 +46,7 @@ describe('config tables in the READMEs', () => {
         'tool-approvals',
         'tools-store-postgres',
         'tools-store-sqlite',
+        'tools-core',
       ]),
     )
   })
@@ -66,8 +61,9 @@ describe('ToolRuntimeConfig in the docs', () => {
     )
   })
 
-  it('the Config table has exactly the interface keys', () => {
-    expect(configTableKeys().sort()).toEqual([...keys].sort())
+  it('the spec (whose JSON Schema makes the Config table) has exactly the interface keys', () => {
+    const schema = ToolRuntimeConfigSchema['~standard'].jsonSchema.input({ target: 'draft-2020-12' })
+    expect(Object.keys(schema.properties as object).sort()).toEqual([...keys].sort())
   })
 
   it('wherever a doc spells the config out as `{ … }` after its name, it names every key', () => {

@@ -1,4 +1,5 @@
 import { Context } from '@deepseek-ai/cordis'
+import { sharedFieldTuning } from '@dsh/tools-codemode/testing'
 import { describe, expect, it } from 'vitest'
 import PyodideCodeRuntime, {
   DEFAULT_PYODIDE_RUNTIME_CONFIG,
@@ -90,5 +91,18 @@ describe('config', () => {
     expect(ctx.codeRuntime.language).toBe('python')
     expect((ctx.codeRuntime as PyodideCodeRuntime).config.warmWorkers).toBe(0)
     await ctx.fiber.dispose()
+  })
+})
+
+describe('the fields every runtime shares', () => {
+  // With the kit's own defaults and bounds (tools-codemode's runtime-config-fields.spec.ts), these
+  // are the bounds and defaults this runtime always had.
+  it("are the runtime kit's, tuned only where the interpreter needs it", () => {
+    expect(sharedFieldTuning(PyodideRuntimeConfigSchema)).toEqual({
+      maxValueDepth: { maximum: 1000 },
+      maxOldGenerationSizeMb: { minimum: 64 },
+      maxConcurrentRuns: { default: 4 },
+      warmWorkers: { default: 1 },
+    })
   })
 })

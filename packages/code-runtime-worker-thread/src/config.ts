@@ -7,9 +7,10 @@ import {
   type ConfigSchema,
   checkConfig,
   configSchema,
-  DEFAULT_JSON_SHAPE_LIMITS,
   type ConfigCheck as KitConfigCheck,
   MAX_TIMER_MS,
+  resolveConfig,
+  runtimeConfigFields,
 } from '@dsh/tools-codemode/runtime-kit'
 import { WorkerRuntimeConfigError } from './errors'
 import { MAX_SPIN_MICROS } from './protocol/reply-slot'
@@ -33,52 +34,21 @@ export const WorkerThreadRuntimeConfigSchema: ConfigSchema<
       default: 'quickjs',
       description: 'the engine programs run in (see [Engines](#engines))',
     },
-    computeMs: {
-      ...between(1, MAX_TIMER_MS),
-      default: 30_000,
-      description:
-        "busy time of the worker's event loop (program, microtasks, message handling, a blocked wait); time spent idle waiting for a tool call does not count, so a hot loop cannot hide behind a pending call → `timeout`",
-    },
-    maxWallMs: {
-      ...between(1, MAX_TIMER_MS),
-      default: 300_000,
-      description: 'wall-clock time of the run → `timeout`',
-    },
-    maxOutputBytes: {
-      ...between(1, Number.MAX_SAFE_INTEGER),
-      default: 64 * 1024 * 1024,
-      description:
-        "UTF-8 bytes of all log lines plus the completion payload (the result's JSON text, or the failure message) → `output-limit` (default 64 MiB). Every line costs its bytes plus one (its line break), so empty lines count",
-    },
-    maxLogLines: {
-      ...between(1, MAX_TIMER_MS),
-      default: 10_000,
-      description:
-        'log lines a run may print → `output-limit`. Every consumer handles each line separately (Code Mode renders them all into the model-facing text), so a flood of tiny lines is bounded by count as well as by bytes. Both engines enforce it in the worker too, and batch a flood of lines',
-    },
-    maxValueNodes: {
-      ...between(1, MAX_TIMER_MS),
-      default: DEFAULT_JSON_SHAPE_LIMITS.maxNodes,
-      description:
-        "JSON values (every scalar, array and object; each object member's value) in one value leaving the program: the run's result → `output-limit`, or one tool call's arguments → a `ToolCallError` in the program. Measured in the worker before the value is posted and again on the host before it is parsed (see [Host-side limits](#host-side-limits))",
-    },
-    maxValueDepth: {
-      ...between(1, 100_000),
-      default: DEFAULT_JSON_SHAPE_LIMITS.maxDepth,
-      description: 'nesting of arrays and objects in such a value, measured by the same scan; same outcomes',
-    },
-    maxOldGenerationSizeMb: {
-      ...between(16, 1_048_576),
-      default: 256,
-      description:
-        "memory cap of a run, MiB. `quickjs`: the engine's WebAssembly memory is capped at this plus 16 MiB of engine reserve — every object, string, ArrayBuffer and typed array — and running out throws `InternalError: out of memory` in the program (`exception` unless caught); the worker's V8 heap gets the same cap. `node-vm`: the worker's V8 old-generation heap cap → `worker-exit`",
-    },
-    maxConcurrentRuns: {
-      ...between(1, 1024),
-      default: 8,
-      description:
-        'run workers alive at once — warm (booted ahead of demand), running, or exiting after their run settled; a run that finds no warm worker and no free slot waits in FIFO order (abortable), up to `maxQueuedRuns`',
-    },
+    ...runtimeConfigFields({
+      computeMs:
+        "The worker's event loop is busy running the program, its microtasks, message handling or a blocked wait",
+      maxOutputBytes: 'Every line costs its bytes plus one (its line break), so empty lines count',
+      maxLogLines:
+        'Every consumer handles each line separately (Code Mode renders them all into the model-facing text), so a flood of tiny lines is bounded by count as well as by bytes. Both engines enforce it in the worker too, and batch a flood of lines',
+      maxValueNodes: 'See [Host-side limits](#host-side-limits)',
+      maxValueDepth: 'Containers are arrays and objects',
+      maxOldGenerationSizeMb:
+        "`quickjs` caps the engine's WebAssembly memory too, at this plus 16 MiB of engine reserve — every object, string, ArrayBuffer and typed array — and running out throws `InternalError: out of memory` in the program (`exception` unless caught)",
+      maxConcurrentRuns:
+        'Warm workers (booted ahead of demand) count too, and the wait is bounded by `maxQueuedRuns`',
+      warmWorkers:
+        'As far as free `maxConcurrentRuns` slots allow (each holds one). Each idle worker costs about 15 MB RSS; more of them absorb longer bursts of back-to-back runs, which are otherwise bound by worker boot time',
+    }),
     maxQueuedRuns: {
       ...between(0, 1_048_576),
       default: 1024,
@@ -91,12 +61,6 @@ export const WorkerThreadRuntimeConfigSchema: ConfigSchema<
       default: 'thread',
       description:
         "where each run's worker lives. `'process'`: in a fresh Node process per run that hosts the worker and relays the protocol over IPC, so a fatal V8 error ends that run as `worker-exit` (never the host), the process's resident memory — `ArrayBuffer`s included — is capped at `maxOldGenerationSizeMb` + 256 MiB (`worker-exit`), and a timeout kills (SIGKILL) even a builtin that cannot be interrupted. Costs a process boot per run (`warmWorkers` absorbs it) and about 40 MB RSS per live process; Linux and macOS",
-    },
-    warmWorkers: {
-      ...between(0, 64),
-      default: 2,
-      description:
-        'booted workers kept waiting for a program, as far as free `maxConcurrentRuns` slots allow (each holds one); 0 spawns on demand. Each idle worker costs about 15 MB RSS; more of them absorb longer bursts of back-to-back runs, which are otherwise bound by worker boot time',
     },
     hostSpinMicros: {
       ...between(0, MAX_SPIN_MICROS),
@@ -125,9 +89,11 @@ export function checkWorkerThreadRuntimeConfig(input: unknown): ConfigCheck {
 export function resolveWorkerThreadRuntimeConfig(
   input?: WorkerThreadRuntimeConfig | null,
 ): ResolvedWorkerThreadRuntimeConfig {
-  const check = checkWorkerThreadRuntimeConfig(input)
-  if (!check.ok) throw new WorkerRuntimeConfigError(check.issues)
-  return check.value
+  return resolveConfig(
+    WorkerThreadRuntimeConfigSchema,
+    input,
+    (issues) => new WorkerRuntimeConfigError(issues),
+  )
 }
 
 /** The defaults {@link resolveWorkerThreadRuntimeConfig} applies. */

@@ -1,3 +1,4 @@
+import { sharedFieldTuning } from '@dsh/tools-codemode/testing'
 import { describe, expect, it } from 'vitest'
 import {
   DEFAULT_WORKER_THREAD_RUNTIME_CONFIG,
@@ -104,5 +105,13 @@ describe('config', () => {
     expect(options.execArgv).toEqual([])
     expect(options.resourceLimits).toEqual({ maxOldGenerationSizeMb: 48 })
     expect(options.eval).toBe(true)
+  })
+})
+
+describe('the fields every runtime shares', () => {
+  // With the kit's own defaults and bounds (tools-codemode's runtime-config-fields.spec.ts), these
+  // are the bounds and defaults this runtime always had.
+  it("are the runtime kit's, untuned", () => {
+    expect(sharedFieldTuning(WorkerThreadRuntimeConfigSchema)).toEqual({})
   })
 })

@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path'
-import { type ConfigSchema, type ConfigValidationResult, configSchema } from '@dsh/tools-core'
+import { type ConfigSchema, type ConfigSchemaResult, configSchema } from '@dsh/tools-core'
 import { DEFAULT_ENV_ALLOW_LIST } from './environment'
 import {
   type BashSandboxConfig,
@@ -145,7 +145,7 @@ export const BASH_CONFIG_DEFAULTS = (() => {
  *
  * @param input — the raw plugin config.
  */
-export function resolveBashConfig(input: unknown): ConfigValidationResult<BashConfig> {
+export function resolveBashConfig(input: unknown): ConfigSchemaResult<BashConfig> {
   return Config['~standard'].validate(input)
 }
 

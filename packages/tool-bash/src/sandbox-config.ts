@@ -1,6 +1,6 @@
 import { homedir } from 'node:os'
 import { isAbsolute, resolve } from 'node:path'
-import { type ConfigIssue, configSchema, type InferConfig } from '@dsh/tools-core'
+import { type ConfigSchemaIssue, configSchema, type InferConfig } from '@dsh/tools-core'
 
 /**
  * The OS sandbox settings as a user writes them: `false` opts out, `true` or an object (any
@@ -123,7 +123,7 @@ export function sandboxSettings(
  * @param input — the raw `sandbox` value (`undefined` means the defaults).
  * @param issues — collects validation problems (paths prefixed with `sandbox`).
  */
-export function resolveSandboxConfig(input: unknown, issues: ConfigIssue[]): BashSandboxConfig {
+export function resolveSandboxConfig(input: unknown, issues: ConfigSchemaIssue[]): BashSandboxConfig {
   if (input === undefined || typeof input === 'boolean') return sandboxSettings(input)
   const result = SandboxSchema['~standard'].validate(input)
   if (result.issues === undefined) return result.value

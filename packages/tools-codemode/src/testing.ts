@@ -73,5 +73,6 @@ export {
 } from './testing/dispose-report'
 export { type FakeHost, type FakeTool, FakeToolCallError, fakeHost, runRequest } from './testing/fake-host'
 export { addTool, echoTool } from './testing/fixture-tools'
+export { type SharedFieldTuning, sharedFieldTuning } from './testing/shared-config-fields'
 export { type ScriptEnd, spawnScript } from './testing/spawn-script'
 export { type Deferred, deferred, until } from './testing/wait'

@@ -60,12 +60,6 @@ export {
   validateJsonSchemaValue,
   valueSchemaSpecToJsonSchema,
 } from '@dsh/tools-schema'
-export {
-  type ConfigIssue,
-  type ConfigValidationResult,
-  type StandardConfigSchema,
-  standardConfigSchema,
-} from './config-schema'
 export { TOOL_SEARCH_TOOL_NAME } from './deferred/tool-search-tool'
 export {
   type BodyResult,

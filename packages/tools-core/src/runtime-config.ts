@@ -1,9 +1,13 @@
-import type { ConfigValidationResult } from './config-schema'
+/**
+ * The `ToolRuntime` config, declared once in the config DSL: its validator (cordis runs it on
+ * `ToolRuntime.Config`), its JSON Schema and the README's Config table. The runtime resolves it
+ * once, at construction; nothing on the execute path reads the raw config again.
+ */
+import { type ConfigSchema, configSchema, type InferConfig, type InferConfigInput } from '@dsh/tools-schema'
 import { ToolRegistrationError } from './errors'
-import { readValueLimits, type ValueLimits } from './pipeline/value-limits'
-import { type ResultBudgetConfig, validateResultBudget } from './result-budget/config'
-import { ResultBudget } from './result-budget/result-budget'
-import type { ToolStateStore } from './store/tool-state-store'
+import { DEFAULT_DISPOSE_GRACE_MS } from './lifetime/call-lifetimes'
+import { type ValueLimits, valueLimitsSpec } from './pipeline/value-limits'
+import { type ResultBudgetConfig, resultBudgetSpec } from './result-budget/config'
 import type { ToolPresentationMode } from './types'
 
 /** Config of the `ToolRuntime` service. */
@@ -38,75 +42,59 @@ export interface ToolRuntimeConfig {
   valueLimits?: Partial<ValueLimits>
 }
 
-/** The config's `formats` problem, if any (`undefined` is the default, `annotate`). */
-export function formatsProblem(formats: unknown): string | undefined {
-  if (formats === undefined || formats === 'annotate' || formats === 'assert') return undefined
-  let shown: string
-  try {
-    shown = typeof formats === 'string' ? JSON.stringify(formats) : typeof formats
-  } catch {
-    shown = typeof formats
-  }
-  return `formats must be 'annotate' or 'assert' (got ${shown})`
-}
+/** The spec; `ToolRuntimeConfig` above is its input side (checked below), written out for its TSDoc. */
+const spec = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    mode: {
+      type: 'string',
+      enum: ['native', 'code', 'both'],
+      default: 'native',
+      description: 'how tools are presented to agents that did not `presentAs()`',
+    },
+    resultBudget: resultBudgetSpec,
+    formats: {
+      type: 'string',
+      enum: ['annotate', 'assert'],
+      default: 'annotate',
+      description: 'whether JSON Schema `format` is checked (`assert`) or an annotation; see below',
+    },
+    disposeGraceMs: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      default: DEFAULT_DISPOSE_GRACE_MS,
+      description:
+        'ms a call ended by a disposal may take to unwind before its caller gets `ABORTED` anyway; see [Disposal](#disposal)',
+    },
+    valueLimits: valueLimitsSpec,
+  },
+} as const
 
-/** The config's `disposeGraceMs` problem, if any (`undefined` is the default). */
-export function graceProblem(grace: unknown): string | undefined {
-  if (grace === undefined || (typeof grace === 'number' && Number.isFinite(grace) && grace > 0))
-    return undefined
-  return `disposeGraceMs must be a positive finite number of milliseconds (got ${typeof grace === 'number' ? grace : typeof grace})`
-}
+/** The config as the runtime gets it: every key but `resultBudget` filled in, frozen. */
+export type ResolvedToolRuntimeConfig = InferConfig<typeof spec>
 
-/** Every config key; `satisfies` makes a key added to the interface fail to compile until it is listed. */
-const CONFIG_KEYS: readonly string[] = Object.keys({
-  mode: true,
-  resultBudget: true,
-  formats: true,
-  disposeGraceMs: true,
-  valueLimits: true,
-} satisfies Record<keyof ToolRuntimeConfig, true>)
+/**
+ * Standard Schema (v1) validator of {@link ToolRuntimeConfig}, with its JSON Schema
+ * (`~standard.jsonSchema.input` / `.output`): fills defaults, refuses unknown keys and bad values
+ * with issues such as `$.resultBudget.maxContentBytes: expected number >= 256, got 10`.
+ */
+export const ToolRuntimeConfigSchema: ConfigSchema<ToolRuntimeConfig | undefined, ResolvedToolRuntimeConfig> =
+  configSchema(spec)
 
-export function validateConfig(value: unknown): ConfigValidationResult<ToolRuntimeConfig> {
-  if (value === undefined || value === null) return { value: { mode: 'native' as const } }
-  if (typeof value !== 'object' || Array.isArray(value))
-    return { issues: [{ message: 'config must be an object' }] }
-  // A misspelt key (`foramts`) would otherwise be ignored, and its setting silently off.
-  const unknown = Object.keys(value).find((key) => !CONFIG_KEYS.includes(key))
-  if (unknown !== undefined) {
-    const message = `unknown config key ${JSON.stringify(unknown)} (the keys are ${CONFIG_KEYS.join(', ')})`
-    return { issues: [{ message, path: [unknown] }] }
-  }
-  const mode = (value as ToolRuntimeConfig).mode ?? 'native'
-  if (mode !== 'native' && mode !== 'code' && mode !== 'both') {
-    return {
-      issues: [{ message: `mode must be native, code or both (got ${String(mode)})`, path: ['mode'] }],
-    }
-  }
-  const formats = formatsProblem((value as ToolRuntimeConfig).formats)
-  if (formats !== undefined) return { issues: [{ message: formats, path: ['formats'] }] }
-  const grace = graceProblem((value as ToolRuntimeConfig).disposeGraceMs)
-  if (grace !== undefined) return { issues: [{ message: grace, path: ['disposeGraceMs'] }] }
-  const limits = readValueLimits((value as ToolRuntimeConfig).valueLimits)
-  if (Array.isArray(limits)) return { issues: limits }
-  const budget = (value as ToolRuntimeConfig).resultBudget
-  if (budget !== undefined) {
-    const checked = validateResultBudget(budget)
-    if (Array.isArray(checked)) return { issues: checked }
-  }
-  return { value: { ...(value as object), mode } }
-}
+// The written-out interface and the spec's input side are one type: a key added to one and not
+// the other, or typed differently, fails to compile here.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+const sameConfig: Same<Required<ToolRuntimeConfig>, Required<InferConfigInput<typeof spec>>> = true
+void sameConfig
 
-/** The validated budget, keeping texts in the store `toolStore()` finds at each cut (if any). */
-export function resolveBudget(
-  config: ToolRuntimeConfig | undefined,
-  toolStore?: () => ToolStateStore | undefined,
-): ResultBudget | undefined {
-  if (config?.resultBudget === undefined) return undefined
-  const checked = validateResultBudget(config.resultBudget)
-  if (Array.isArray(checked)) {
-    throw new ToolRegistrationError(
-      `invalid resultBudget: ${checked.map((issue) => issue.message).join('; ')}`,
-    )
-  }
-  return new ResultBudget(checked, toolStore)
+/**
+ * The validated config: `config` as cordis passes it (already validated, so this is idempotent)
+ * or as a caller constructing the runtime directly wrote it.
+ * @throws {ToolRegistrationError} `invalid config: …` listing every issue.
+ */
+export function resolveRuntimeConfig(config: ToolRuntimeConfig | undefined): ResolvedToolRuntimeConfig {
+  const result = ToolRuntimeConfigSchema['~standard'].validate(config)
+  if (result.issues === undefined) return result.value
+  throw new ToolRegistrationError(`invalid config: ${result.issues.map((issue) => issue.message).join('; ')}`)
 }

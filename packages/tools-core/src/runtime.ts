@@ -1,6 +1,5 @@
 import { type Context, Service } from '@deepseek-ai/cordis'
 import { assembleTools } from './assembly'
-import { standardConfigSchema } from './config-schema'
 import { asDurable } from './durable/durable-approval'
 import { type ResumeOptions, resumeTicket } from './durable/resume-ticket'
 import {
@@ -16,19 +15,14 @@ import { type CompileOptions, compileTool } from './internal/compiled-tool'
 import { hookTableOf } from './internal/listeners'
 import { ownerLabel } from './internal/retired-tools'
 import { readScopeKey } from './internal/scope-key'
-import { CallLifetimes, DEFAULT_DISPOSE_GRACE_MS } from './lifetime/call-lifetimes'
+import { CallLifetimes } from './lifetime/call-lifetimes'
 import { executeCall } from './pipeline/execute-call'
 import { failureOf } from './pipeline/results'
 import type { PipelineRuntime } from './pipeline/tool-call'
-import { readValueLimits } from './pipeline/value-limits'
 import { assertMode, RESERVED_TOOL_NAME, ToolRegistry } from './registry'
-import {
-  formatsProblem,
-  graceProblem,
-  resolveBudget,
-  type ToolRuntimeConfig,
-  validateConfig,
-} from './runtime-config'
+import { resolvedResultBudget } from './result-budget/config'
+import { ResultBudget } from './result-budget/result-budget'
+import { resolveRuntimeConfig, type ToolRuntimeConfig, ToolRuntimeConfigSchema } from './runtime-config'
 import { executeBatch } from './schedule/execute-batch'
 import { executionModeOf } from './schedule/execution-mode'
 import type { ToolStateStore } from './store/tool-state-store'
@@ -124,8 +118,11 @@ function callerFiber(self: ToolRuntime): object | ToolAbortedError {
 export type { ToolRuntimeConfig }
 
 export default class ToolRuntime extends Service {
-  /** Standard-schema validator of {@link ToolRuntimeConfig}. */
-  static Config = standardConfigSchema<ToolRuntimeConfig | undefined, ToolRuntimeConfig>(validateConfig)
+  /**
+   * Standard Schema (v1) validator of {@link ToolRuntimeConfig}, also its JSON Schema
+   * (`ToolRuntime.Config['~standard'].jsonSchema.input({ target: 'draft-2020-12' })`).
+   */
+  static Config = ToolRuntimeConfigSchema
 
   declare ctx: Context
   private readonly [STATE]: RuntimeState
@@ -141,16 +138,9 @@ export default class ToolRuntime extends Service {
       tracker.noShadow = true
       delete tracker.associate
     }
-    const mode = config?.mode ?? 'native'
-    assertMode(mode)
-    // cordis validates `Config` first; this covers a runtime constructed without it
-    const formats = formatsProblem(config?.formats) ?? graceProblem(config?.disposeGraceMs)
-    if (formats !== undefined) throw new ToolRegistrationError(`invalid config: ${formats}`)
-    const valueLimits = readValueLimits(config?.valueLimits)
-    if (Array.isArray(valueLimits))
-      throw new ToolRegistrationError(
-        `invalid config: ${valueLimits.map((issue) => issue.message).join('; ')}`,
-      )
+    // Resolved once, here: cordis has validated it already (this is then idempotent), a runtime
+    // constructed directly has not. The execute path reads only what is built from it below.
+    const { mode, formats, disposeGraceMs, valueLimits, resultBudget } = resolveRuntimeConfig(config)
     const hooks = hookTableOf(ctx)
     const changed = () => {
       try {
@@ -169,11 +159,14 @@ export default class ToolRuntime extends Service {
     // Looked up per use, like `approval`: a store plugin may be loaded or disposed at any time.
     // Bound once: reaching `get` through the context proxy costs ~10 µs a time, the bound call ~0.3.
     const getService = ctx.get.bind(ctx) as (name: string) => unknown
-    const budget = resolveBudget(config, () => {
-      const store = getService('toolStore') as ToolStateStore | undefined
-      return typeof store?.create === 'function' ? store : undefined
-    })
-    const lifetimes = new CallLifetimes(config?.disposeGraceMs ?? DEFAULT_DISPOSE_GRACE_MS)
+    const budget =
+      resultBudget === undefined
+        ? undefined
+        : new ResultBudget(resolvedResultBudget(resultBudget), () => {
+            const store = getService('toolStore') as ToolStateStore | undefined
+            return typeof store?.create === 'function' ? store : undefined
+          })
+    const lifetimes = new CallLifetimes(disposeGraceMs)
     // The runtime's own disposal ends every call in flight and refuses later use.
     ctx.effect(() => () => lifetimes.disposeRuntime(), 'tools: end in-flight calls')
     const deferred = new DeferredTools(changed, report)
@@ -191,7 +184,7 @@ export default class ToolRuntime extends Service {
         return typeof approval?.request === 'function' ? approval : undefined
       },
       report,
-      compile: Object.freeze(config?.formats === 'assert' ? { formats: 'assert' as const } : {}),
+      compile: Object.freeze(formats === 'assert' ? { formats: 'assert' as const } : {}),
       lifetimes,
     }
     this[STATE] = state

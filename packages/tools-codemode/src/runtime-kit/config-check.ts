@@ -25,3 +25,18 @@ export function checkConfig<T>(schema: ConfigSchema<unknown, T>, input: unknown)
     ? { ok: true, value: result.value }
     : { ok: false, issues: result.issues.map((issue) => issue.message) }
 }
+
+/**
+ * Validate `input` with a runtime's config schema and return the resolved config (defaults
+ * applied, frozen): a runtime's `resolve…Config`, for direct use without cordis.
+ * @throws the error `toError` makes of every issue's message (a runtime's `CodeRuntimeConfigError`).
+ */
+export function resolveConfig<T>(
+  schema: ConfigSchema<unknown, T>,
+  input: unknown,
+  toError: (issues: readonly string[]) => Error,
+): T {
+  const check = checkConfig(schema, input)
+  if (!check.ok) throw toError(check.issues)
+  return check.value
+}

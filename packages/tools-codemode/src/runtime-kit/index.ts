@@ -14,6 +14,7 @@ export {
   checkConfig,
   configSchema,
   MAX_TIMER_MS,
+  resolveConfig,
 } from './config-check'
 export { cutToLimit } from './cut-to-limit'
 export { DoneStatus, failureKindOf } from './done-status'
@@ -74,6 +75,14 @@ export {
 } from './run-outcome'
 export { RunSlots, type SlotGrant } from './run-slots'
 export { RunTracker } from './run-tracker'
+// The config fields every runtime shares (issue 26): one spec fragment, spread into each runtime's.
+export {
+  type RuntimeConfigFieldName,
+  type RuntimeConfigFieldTuning,
+  type RuntimeFieldTuning,
+  type RuntimeIntegerField,
+  runtimeConfigFields,
+} from './runtime-config-fields'
 export {
   CODE_RUNTIME_ERROR_CODES,
   CodeRuntimeConfigError,

@@ -1,5 +1,3 @@
-import type { ConfigIssue } from '../config-schema'
-
 /**
  * Bounds on a value entering the host through the pipeline (model arguments and tool results),
  * measured in the one pass `snapshotJson` makes before anything worse than linear runs. Within
@@ -29,21 +27,27 @@ export const DEFAULT_VALUE_LIMITS: ValueLimits = Object.freeze({
   maxStringLength: 16 * 1024 * 1024,
 })
 
-const KEYS = ['maxNodes', 'maxDepth', 'maxStringLength'] as const
+const limit = (minimum: number, fallback: number, description: string) =>
+  ({ type: 'integer', minimum, maximum: Number.MAX_SAFE_INTEGER, default: fallback, description }) as const
 
-/** The config's `valueLimits` with defaults filled in, or the issues that refuse it. */
-export function readValueLimits(value: unknown): ValueLimits | ConfigIssue[] {
-  if (value === undefined) return DEFAULT_VALUE_LIMITS
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return [{ message: 'valueLimits must be an object', path: ['valueLimits'] }]
-  const out: Record<string, number> = { ...DEFAULT_VALUE_LIMITS }
-  for (const [key, limit] of Object.entries(value)) {
-    if (!(KEYS as readonly string[]).includes(key))
-      return [{ message: `valueLimits has no key ${JSON.stringify(key)}`, path: ['valueLimits', key] }]
-    const min = key === 'maxNodes' ? 1 : 0
-    if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < min)
-      return [{ message: `valueLimits.${key} must be an integer ≥ ${min}`, path: ['valueLimits', key] }]
-    out[key] = limit
-  }
-  return Object.freeze(out as unknown as ValueLimits)
-}
+/** The spec of `valueLimits`: each key may be set on its own, the others keep their defaults. */
+export const valueLimitsSpec = {
+  type: 'object',
+  additionalProperties: false,
+  default: {},
+  description:
+    'bounds of model arguments (`INVALID_ARGS` past one) and tool results (`INVALID_OUTPUT`), checked before validation',
+  properties: {
+    maxNodes: limit(
+      1,
+      DEFAULT_VALUE_LIMITS.maxNodes,
+      'JSON values (every scalar and container; each object member is one)',
+    ),
+    maxDepth: limit(0, DEFAULT_VALUE_LIMITS.maxDepth, 'containers nested inside one another'),
+    maxStringLength: limit(
+      0,
+      DEFAULT_VALUE_LIMITS.maxStringLength,
+      'UTF-16 code units in string values and object keys together',
+    ),
+  },
+} as const

@@ -1,4 +1,4 @@
-import type { ConfigIssue } from '../config-schema'
+/** The `resultBudget` option of `ToolRuntime`, declared in the config DSL (the runtime's config spreads it in). */
 
 /** The `resultBudget` option of `ToolRuntime`: caps on model-facing content, in UTF-8 bytes. */
 export interface ResultBudgetConfig {
@@ -35,50 +35,47 @@ export const DEFAULT_RESULT_TTL_MS = 24 * 60 * 60 * 1000
 /** The smallest budget accepted: room for a marker and a little of the text around it. */
 export const MIN_CONTENT_BYTES = 256
 
-function isIntegerAtLeast(value: unknown, min: number): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= min
-}
+const bytes = { type: 'integer', minimum: MIN_CONTENT_BYTES, maximum: Number.MAX_SAFE_INTEGER } as const
+const positive = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const
 
-/** Validate `resultBudget`; issues carry paths under `resultBudget`. */
-export function validateResultBudget(value: unknown): ResolvedResultBudget | ConfigIssue[] {
-  const at = (...path: PropertyKey[]) => ['resultBudget', ...path]
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return [{ message: 'resultBudget must be an object', path: at() }]
-  }
-  const { maxContentBytes, perTool, storeBytes, ttlMs } = value as Record<string, unknown>
-  const issues: ConfigIssue[] = []
-  if (!isIntegerAtLeast(maxContentBytes, MIN_CONTENT_BYTES)) {
-    issues.push({
-      message: `maxContentBytes must be an integer ≥ ${MIN_CONTENT_BYTES}`,
-      path: at('maxContentBytes'),
-    })
-  }
-  if (storeBytes !== undefined && !isIntegerAtLeast(storeBytes, 1)) {
-    issues.push({ message: 'storeBytes must be a positive integer', path: at('storeBytes') })
-  }
-  if (ttlMs !== undefined && !isIntegerAtLeast(ttlMs, 1)) {
-    issues.push({ message: 'ttlMs must be a positive integer of milliseconds', path: at('ttlMs') })
-  }
-  const perToolMap = new Map<string, number>()
-  if (perTool !== undefined) {
-    if (typeof perTool !== 'object' || perTool === null || Array.isArray(perTool)) {
-      issues.push({ message: 'perTool must be an object of tool name → bytes', path: at('perTool') })
-    } else {
-      for (const [name, bytes] of Object.entries(perTool)) {
-        if (isIntegerAtLeast(bytes, MIN_CONTENT_BYTES)) perToolMap.set(name, bytes)
-        else
-          issues.push({
-            message: `perTool.${name} must be an integer ≥ ${MIN_CONTENT_BYTES}`,
-            path: at('perTool', name),
-          })
-      }
-    }
-  }
-  if (issues.length > 0) return issues
-  return {
-    maxContentBytes: maxContentBytes as number,
-    perTool: perToolMap,
-    storeBytes: (storeBytes as number | undefined) ?? DEFAULT_STORE_BYTES,
-    ttlMs: (ttlMs as number | undefined) ?? DEFAULT_RESULT_TTL_MS,
-  }
+/** The spec of `resultBudget` (no default: leaving it out turns the budget off). */
+export const resultBudgetSpec = {
+  type: 'object',
+  additionalProperties: false,
+  description:
+    'cap model-facing content of top-level results, keeping the full text behind a `read_result` handle; off when absent',
+  properties: {
+    maxContentBytes: {
+      ...bytes,
+      required: true,
+      description: "every tool's cap (text as UTF-8 bytes, images as base64 length)",
+    },
+    perTool: {
+      type: 'record',
+      values: bytes,
+      description: 'caps that replace `maxContentBytes` for the named tools',
+    },
+    storeBytes: {
+      ...positive,
+      default: DEFAULT_STORE_BYTES,
+      description:
+        'bytes of full results the in-memory handle store keeps (LRU); with a `ToolStateStore`, the largest single text kept there',
+    },
+    ttlMs: {
+      ...positive,
+      default: DEFAULT_RESULT_TTL_MS,
+      description: 'how long a text kept in a `ToolStateStore` stays readable through its handle (24 hours)',
+    },
+  },
+} as const
+
+/** The budget of a validated config: `perTool` as a map, read once per result. */
+export function resolvedResultBudget(config: {
+  readonly maxContentBytes: number
+  readonly perTool?: { readonly [name: string]: number }
+  readonly storeBytes: number
+  readonly ttlMs: number
+}): ResolvedResultBudget {
+  const { maxContentBytes, perTool = {}, storeBytes, ttlMs } = config
+  return { maxContentBytes, perTool: new Map(Object.entries(perTool)), storeBytes, ttlMs }
 }
