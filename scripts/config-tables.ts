@@ -75,6 +75,17 @@ export const CONFIG_TABLES: readonly ConfigTable[] = [
     module: 'packages/tools-store-sqlite/src/config.ts',
     exportName: 'SqliteToolStoreConfigSchema',
   },
+  // The examples a plugin author copies.
+  {
+    readme: 'examples/custom-tool-plugin/README.md',
+    module: 'examples/custom-tool-plugin/src/plugin.ts',
+    exportName: 'Config',
+  },
+  {
+    readme: 'examples/policy-plugin/README.md',
+    module: 'examples/policy-plugin/src/config.ts',
+    exportName: 'Config',
+  },
   // The runtime's own config (`ToolRuntime.Config`).
   {
     readme: 'packages/tools-core/README.md',
@@ -136,7 +147,7 @@ function typeOf(node: Node): string {
         : bounded('string', range(node.minLength, node.maxLength, ' chars'))
     case 'array':
       return bounded(
-        `${node.items === undefined ? 'JSON' : typeOf(node.items)}[]`,
+        `${node.items === undefined ? 'JSON' : element(typeOf(node.items))}[]`,
         range(node.minItems, node.maxItems, ' items'),
       )
     case 'object': {
@@ -149,6 +160,11 @@ function typeOf(node: Node): string {
     default:
       return node.type
   }
+}
+
+/** An array's element type: a union is parenthesized (`(string | RegExp)[]`, not `string | RegExp[]`). */
+function element(type: string): string {
+  return type.includes(' | ') ? `(${type})` : type
 }
 
 function rows(object: Node): string[] {

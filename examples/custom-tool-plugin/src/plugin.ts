@@ -3,6 +3,7 @@
  * calling context's layer (global, or an agent scope) until the plugin's fiber ends.
  */
 import type { Context } from '@deepseek-ai/cordis'
+import { configSchema, type InferConfigInput } from '@dsh/tools-core'
 import { createWordCountTool } from './word-count-tool'
 
 /** The plugin's name (fiber diagnostics). */
@@ -11,36 +12,33 @@ export const name = 'word-count'
 /** The plugin needs the `ToolRuntime` at `ctx.tools`. */
 export const inject = ['tools']
 
-/** Config as a user writes it. */
-export interface WordCountConfig {
-  /** The most top words one call may ask for (integer ≥ 1, default 20). */
-  readonly maxTop?: number
-}
-
-type Issue = { readonly message: string; readonly path?: readonly PropertyKey[] }
-
-/** Standard Schema validator of {@link WordCountConfig}; cordis runs it before `apply`. */
-export const Config = {
-  '~standard': {
-    version: 1 as const,
-    vendor: 'example-word-count',
-    validate(input: unknown): { value: Required<WordCountConfig> } | { issues: Issue[] } {
-      const raw = (input ?? {}) as Record<string, unknown>
-      if (typeof raw !== 'object' || Array.isArray(raw))
-        return { issues: [{ message: 'config must be an object' }] }
-      const unknownKey = Object.keys(raw).find((key) => key !== 'maxTop')
-      if (unknownKey) return { issues: [{ message: `unknown config key ${unknownKey}`, path: [unknownKey] }] }
-      const maxTop = raw['maxTop'] ?? 20
-      if (typeof maxTop !== 'number' || !Number.isSafeInteger(maxTop) || maxTop < 1) {
-        return { issues: [{ message: 'maxTop must be an integer ≥ 1', path: ['maxTop'] }] }
-      }
-      return { value: { maxTop } }
+/**
+ * The plugin's config, declared once with `configSchema`: the validator cordis runs before
+ * `apply` (unknown keys refused, defaults filled), the JSON Schema (`Config['~standard'].jsonSchema`)
+ * and the README's Config table (`pnpm config-tables`).
+ */
+export const Config = configSchema({
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    maxTop: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 10_000,
+      default: 20,
+      description: 'the most top words one call may ask for',
     },
   },
-}
+})
+
+/** Config as a user writes it. */
+export type WordCountConfig = InferConfigInput<typeof Config>
 
 /** Register `word_count`; the registration is disposed with the plugin's fiber. */
 export function apply(ctx: Context, config?: WordCountConfig): void {
-  // cordis validated the config (filling in defaults) before calling apply
-  ctx.tools.register(createWordCountTool(config?.maxTop ?? 20))
+  // cordis validated the config before calling apply; validating again (idempotent) fills the
+  // defaults for a direct call too.
+  const checked = Config['~standard'].validate(config)
+  if (checked.issues) throw new TypeError(`invalid word-count config: ${checked.issues[0]?.message}`)
+  ctx.tools.register(createWordCountTool(checked.value.maxTop))
 }

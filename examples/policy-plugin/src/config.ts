@@ -1,6 +1,7 @@
 /**
- * The policy's config and its Standard Schema validator (cordis validates it before `apply`).
+ * The policy's config, declared with `configSchema` (cordis validates it before `apply`).
  */
+import { configSchema, type InferConfigInput } from '@dsh/tools-core'
 
 /** One approval rule. The first rule whose `tool` matches (and whose `pattern` matches the argument) wins. */
 export interface ApprovalRule {
@@ -14,19 +15,8 @@ export interface ApprovalRule {
   readonly reason: string
 }
 
-/** Config as a user writes it; every field optional. */
-export interface PolicyConfigInput {
-  /** Tools whose calls go to the approval service (`ask`). Default: bash, write, edit. */
-  readonly askFor?: readonly string[]
-  /** Approval rules; when none matches, the request is denied. */
-  readonly rules?: readonly ApprovalRule[]
-  /** Regex sources: a call with any string argument matching one is denied by the guard. */
-  readonly denyArguments?: readonly (string | RegExp)[]
-  /** Regex sources of secrets to redact from successful results (flags `gi`). */
-  readonly secretPatterns?: readonly (string | RegExp)[]
-  /** What a redacted secret is replaced with. */
-  readonly replacement?: string
-}
+/** Config as a user writes it; every field optional (the spec below is its source). */
+export type PolicyConfigInput = InferConfigInput<typeof Config>
 
 /** The validated config. */
 export interface PolicyConfig {
@@ -47,94 +37,88 @@ export const DEFAULT_SECRET_PATTERNS: readonly string[] = [
   '(?<=\\b(?:password|passwd|secret|token|api[_-]?key)\\s*[=:]\\s*)[^\\s\'"]+',
 ]
 
-type Issue = { readonly message: string; readonly path?: readonly PropertyKey[] }
+const isRegExp = (value: unknown): value is RegExp => value instanceof RegExp
 
-function regexes(
-  value: unknown,
-  key: string,
-  fallback: readonly string[],
-  flags: string,
-  issues: Issue[],
-): RegExp[] {
-  const list = value ?? fallback
-  const usable = (item: unknown) => item instanceof RegExp || (typeof item === 'string' && item !== '')
-  if (!Array.isArray(list) || !list.every(usable)) {
-    issues.push({ message: `${key} must be an array of regular expression sources`, path: [key] })
-    return []
-  }
-  const result: RegExp[] = []
-  for (const [index, item] of (list as (string | RegExp)[]).entries()) {
-    try {
-      // a RegExp (an already validated config) keeps its source and gets this field's flags
-      result.push(new RegExp(typeof item === 'string' ? item : item.source, flags))
-    } catch (error) {
-      issues.push({ message: `invalid regular expression: ${(error as Error).message}`, path: [key, index] })
-    }
-  }
-  return result
-}
+/** A list of regular expressions: sources, or RegExps (whose source is kept, flags replaced). */
+const regexList = (description: string, defaults: readonly string[]) =>
+  ({
+    type: 'array',
+    items: {
+      anyOf: [
+        { type: 'string', minLength: 1 },
+        { type: 'host', description: 'a RegExp', is: isRegExp },
+      ],
+    },
+    default: [...defaults],
+    description,
+  }) as const
 
-function rulesOf(value: unknown, issues: Issue[]): ApprovalRule[] {
-  if (value === undefined) return []
-  if (!Array.isArray(value)) {
-    issues.push({ message: 'rules must be an array', path: ['rules'] })
-    return []
-  }
-  value.forEach((rule: Partial<ApprovalRule>, index) => {
-    const ok =
-      typeof rule === 'object' &&
-      rule !== null &&
-      typeof rule.tool === 'string' &&
-      typeof rule.approved === 'boolean' &&
-      typeof rule.reason === 'string' &&
-      (rule.argument === undefined || typeof rule.argument === 'string') &&
-      (rule.pattern === undefined || typeof rule.pattern === 'string')
-    if (!ok)
-      issues.push({
-        message: 'a rule needs tool, approved and reason (argument, pattern optional)',
-        path: ['rules', index],
-      })
-    else if (rule.pattern !== undefined) regexes([rule.pattern], 'rules', [], '', issues)
-  })
-  return value as ApprovalRule[]
-}
-
-const KNOWN = new Set(['askFor', 'rules', 'denyArguments', 'secretPatterns', 'replacement'])
-
-/** Validate a raw config, filling in defaults. */
-export function validatePolicyConfig(input: unknown): { value: PolicyConfig } | { issues: Issue[] } {
-  const raw = (input ?? {}) as Record<string, unknown>
-  if (typeof raw !== 'object' || Array.isArray(raw))
-    return { issues: [{ message: 'config must be an object' }] }
-  const issues: Issue[] = []
-  for (const key of Object.keys(raw))
-    if (!KNOWN.has(key)) issues.push({ message: `unknown config key ${key}`, path: [key] })
-  const askFor = raw['askFor'] ?? ['bash', 'write', 'edit']
-  if (!Array.isArray(askFor) || !askFor.every((name) => typeof name === 'string')) {
-    issues.push({ message: 'askFor must be an array of tool names', path: ['askFor'] })
-  }
-  const replacement = raw['replacement'] ?? '[REDACTED]'
-  if (typeof replacement !== 'string')
-    issues.push({ message: 'replacement must be a string', path: ['replacement'] })
-  const value: PolicyConfig = {
-    askFor: askFor as string[],
-    rules: rulesOf(raw['rules'], issues),
-    denyArguments: regexes(raw['denyArguments'], 'denyArguments', [], '', issues),
-    secretPatterns: regexes(raw['secretPatterns'], 'secretPatterns', DEFAULT_SECRET_PATTERNS, 'gi', issues),
-    replacement: replacement as string,
-  }
-  return issues.length > 0 ? { issues } : { value }
-}
-
-/** The Standard Schema (v1) object cordis validates the plugin config with. */
-export const Config = {
-  '~standard': {
-    version: 1 as const,
-    vendor: 'example-policy',
-    validate: validatePolicyConfig,
-    types: undefined as unknown as {
-      readonly input: PolicyConfigInput | undefined
-      readonly output: PolicyConfig
+/**
+ * The plugin's config, declared once with `configSchema`: the validator cordis runs before
+ * `apply` (unknown keys refused, defaults filled, every regular expression compiled), the JSON
+ * Schema (`Config['~standard'].jsonSchema`) and the README's Config table (`pnpm config-tables`).
+ */
+export const Config = configSchema(
+  {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      askFor: {
+        type: 'array',
+        items: { type: 'string', minLength: 1 },
+        default: ['bash', 'write', 'edit'],
+        description: 'tools whose calls go to the approval service',
+      },
+      rules: {
+        type: 'array',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            tool: { type: 'string', minLength: 1, required: true, description: "tool name, `'*'` = any" },
+            argument: { type: 'string', description: 'argument whose string value `pattern` is tested' },
+            pattern: { type: 'string', description: 'regular expression source; absent = any value' },
+            approved: { type: 'boolean', required: true, description: 'the decision' },
+            reason: { type: 'string', required: true, description: 'why, shown to the model' },
+          },
+        },
+        default: [],
+        description: '`{ tool, argument?, pattern?, approved, reason }[]`, first match wins; no match denies',
+      },
+      denyArguments: regexList('a call with a string argument matching one is denied by the guard', []),
+      secretPatterns: regexList('secrets redacted from results (flags `gi`)', DEFAULT_SECRET_PATTERNS),
+      replacement: { type: 'string', default: '[REDACTED]', description: 'what a secret is replaced with' },
     },
   },
+  {
+    check: (config) => [
+      ...config.rules.flatMap((rule, index) =>
+        regexProblems([rule.pattern ?? ''], ['rules', index, 'pattern']),
+      ),
+      ...regexProblems(config.denyArguments, ['denyArguments']),
+      ...regexProblems(config.secretPatterns, ['secretPatterns']),
+    ],
+    resolve: (config): PolicyConfig => ({
+      ...config,
+      denyArguments: config.denyArguments.map((item) => regex(item, '')),
+      secretPatterns: config.secretPatterns.map((item) => regex(item, 'gi')),
+    }),
+  },
+)
+
+/** A RegExp from a source or a RegExp (an already validated config keeps its source). */
+function regex(item: string | RegExp, flags: string): RegExp {
+  return new RegExp(typeof item === 'string' ? item : item.source, flags)
+}
+
+function regexProblems(list: readonly (string | RegExp)[], path: readonly (string | number)[]) {
+  return list.flatMap((item, index) => {
+    try {
+      regex(item, '')
+      return []
+    } catch (error) {
+      const at = path.at(-1) === 'pattern' ? path : [...path, index]
+      return [{ path: at, message: `invalid regular expression: ${(error as Error).message}` }]
+    }
+  })
 }

@@ -11,7 +11,7 @@
  */
 import type { Context } from '@deepseek-ai/cordis'
 import type { JsonValue, PostToolDecision } from '@dsh/tools-core'
-import { Config, type PolicyConfigInput, validatePolicyConfig } from './config'
+import { Config, type PolicyConfigInput } from './config'
 import { redactContent, redactJson } from './redact'
 import { RuleApproval } from './rule-approval'
 
@@ -39,8 +39,8 @@ function stringArguments(args: JsonValue): string[] {
  * the config already; validating again (idempotent) makes a direct call safe too.
  */
 export async function apply(ctx: Context, input?: PolicyConfigInput): Promise<void> {
-  const validated = validatePolicyConfig(input)
-  if ('issues' in validated) {
+  const validated = Config['~standard'].validate(input)
+  if (validated.issues) {
     throw new TypeError(`invalid policy config: ${validated.issues.map((issue) => issue.message).join('; ')}`)
   }
   const config = validated.value

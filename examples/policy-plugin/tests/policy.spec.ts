@@ -126,8 +126,24 @@ describe('policy plugin', () => {
     expect(result.additionalContexts ?? []).toEqual([])
   })
 
-  it('rejects an invalid config', () => {
-    expect(policy.Config['~standard'].validate({ denyArguments: ['('] })).toHaveProperty('issues')
-    expect(policy.Config['~standard'].validate({ colour: 'red' })).toHaveProperty('issues')
+  it('rejects an invalid config, naming the path in the form argument errors use', () => {
+    const validate = policy.Config['~standard'].validate
+    expect(validate({ denyArguments: ['ok', '('] }).issues?.[0]?.message).toMatch(
+      /^\$\.denyArguments\[1\]: invalid regular expression/,
+    )
+    expect(
+      validate({ rules: [{ tool: 'bash', pattern: '[', approved: true, reason: 'r' }] }).issues?.[0]?.message,
+    ).toMatch(/^\$\.rules\[0\]\.pattern: invalid regular expression/)
+    expect(validate({ colour: 'red' }).issues?.[0]?.message).toBe('$.colour: unexpected property "colour"')
+  })
+
+  it("compiles sources and RegExps with each field's flags, and accepts its own output", () => {
+    const validate = policy.Config['~standard'].validate
+    const first = validate({ denyArguments: [/\.env$/i], secretPatterns: ['tok-[0-9]+'] })
+    if (first.issues) throw new Error(first.issues[0]?.message)
+    const config = first.value
+    expect([config.denyArguments[0]?.source, config.denyArguments[0]?.flags]).toEqual(['\\.env$', ''])
+    expect([config.secretPatterns[0]?.source, config.secretPatterns[0]?.flags]).toEqual(['tok-[0-9]+', 'gi'])
+    expect(validate(config)).toEqual({ value: config })
   })
 })
