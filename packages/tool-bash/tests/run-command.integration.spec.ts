@@ -13,6 +13,18 @@ beforeEach(() => {
 })
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
+/** A command's options in the temp dir, with small caps and a short kill grace. */
+const optionsFor = (command: string, signal: AbortSignal): RunCommandOptions => ({
+  command,
+  cwd: dir,
+  env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+  signal,
+  timeoutMs: 20_000,
+  killGraceMs: 200,
+  maxStdoutBytes: 1024,
+  maxStderrBytes: 1024,
+})
+
 // Every rule holds with and without the OS sandbox.
 describe.each([
   ['unsandboxed', false],
@@ -20,14 +32,7 @@ describe.each([
 ] as const)('runCommand (%s)', (_mode, sandboxed) => {
   const run = (command: string, options: Partial<RunCommandOptions> = {}) =>
     runCommand({
-      command,
-      cwd: dir,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-      signal: new AbortController().signal,
-      timeoutMs: 20_000,
-      killGraceMs: 200,
-      maxStdoutBytes: 1024,
-      maxStderrBytes: 1024,
+      ...optionsFor(command, new AbortController().signal),
       ...(sandboxed
         ? { wrap: createSandboxWrapper({ writableRoots: [dir], denyRead: [homedir()], network: 'none' }) }
         : {}),
@@ -138,14 +143,10 @@ describe('runCommand with a sandbox wrapper', () => {
       const marker = uniqueMarker()
       const controller = new AbortController()
       await runCommand({
-        command: `bash -c 'trap "" TERM; while :; do sleep 0.05; done; : ${marker}' & wait`,
-        cwd: dir,
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-        signal: controller.signal,
-        timeoutMs: 20_000,
-        killGraceMs: 200,
-        maxStdoutBytes: 1024,
-        maxStderrBytes: 1024,
+        ...optionsFor(
+          `bash -c 'trap "" TERM; while :; do sleep 0.05; done; : ${marker}' & wait`,
+          controller.signal,
+        ),
         wrap: async (request) => {
           const plan = await sandbox(request)
           const start = plan.spawn
@@ -169,14 +170,7 @@ describe('runCommand with a sandbox wrapper', () => {
     const sandbox = createSandboxWrapper({ writableRoots: [dir], denyRead: [], network: 'none' })
     let privateTmp: string | undefined
     const outcome = await runCommand({
-      command: `touch ${join(dir, 'ran')}`,
-      cwd: dir,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-      signal: controller.signal,
-      timeoutMs: 20_000,
-      killGraceMs: 200,
-      maxStdoutBytes: 1024,
-      maxStderrBytes: 1024,
+      ...optionsFor(`touch ${join(dir, 'ran')}`, controller.signal),
       wrap: async (request) => {
         const plan = await sandbox(request)
         privateTmp = plan.env.TMPDIR
