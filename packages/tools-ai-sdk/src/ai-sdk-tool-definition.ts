@@ -28,7 +28,9 @@ function jsonSchemaOf(name: string, role: string, schema: ReturnType<typeof asSc
       `registerAiSdkTools(): the ${role} schema of \`${name}\` resolves asynchronously: await it and pass jsonSchema(resolved)`,
     )
   }
-  return json as JsonSchemaNode
+  // A plain JSON copy: converters may hang extras on the object (zod's adds a non-enumerable
+  // `~standard`), which the registry rightly refuses as not JSON.
+  return JSON.parse(JSON.stringify(json)) as JsonSchemaNode
 }
 
 type Issue = { readonly message?: unknown; readonly path?: readonly unknown[] }
