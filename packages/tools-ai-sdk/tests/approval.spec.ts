@@ -70,6 +70,24 @@ describe('our `ask` as the AI SDK tool-approval request', () => {
     expect(app.bodies.get('deploy')).toBe(1)
   })
 
+  it('a replayed approval (the same request sent again) gets the first result back; the body ran once', async () => {
+    app = await startApp()
+    const { history, request } = await askedTurn(app)
+    const resumed = [...history, answer(request.approvalId, true)]
+    for (const attempt of [1, 2]) {
+      const model = scriptedModel([{ text: `attempt ${attempt}` }])
+      await generateText({
+        model,
+        messages: resumed,
+        tools: aiSdkTools(app.ctx),
+        toolApproval: aiSdkToolApproval(app.ctx),
+      })
+      expect(toolResultsSent(model).get('d1')).toEqual({ type: 'text', value: 'deployed api' })
+    }
+    expect(app.bodies.get('deploy')).toBe(1)
+    expect(app.results).toEqual(['deploy:ok'])
+  })
+
   it('works through each tool’s needsApproval when toolApproval is not passed', async () => {
     app = await startApp()
     const { history, request } = await askedTurn(app, false)
