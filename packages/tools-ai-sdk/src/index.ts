@@ -8,5 +8,6 @@ export {
 export type { AiSdkTool } from './ai-sdk-tool-definition'
 export { AiSdkToolError } from './ai-sdk-tool-error'
 export { aiSdkTools } from './ai-sdk-tools'
+export { isApprovalCheck } from './policy-probe'
 export { registerAiSdkTools } from './register-ai-sdk-tools'
 export type { AiSdkOptions, AiSdkToolDone, AiSdkToolOutput, AiSdkToolProgress } from './types'

@@ -13,6 +13,23 @@ const ALLOW: Promise<PreToolDecision> = Promise.resolve(Object.freeze({ kind: 'a
 const NEVER_ABORTED = new AbortController().signal
 
 const emitters = new WeakMap<Context, ScopedEmitter>()
+const checks = new WeakSet<ToolExecution>()
+
+/**
+ * Whether a `tools/pre-execute` listener is looking at an approval check (the AI SDK asking,
+ * before it runs a call, whether our policy would ask) rather than the pipeline's own gate. The
+ * check runs the same listeners over a fresh execution; a listener with side effects — a log,
+ * a rate counter — skips them for a check, so each call counts once.
+ *
+ * @example
+ * ctx.on('tools/pre-execute', async (exec, next) => {
+ *   if (!isApprovalCheck(exec)) audit.push(exec.name)
+ *   return next()
+ * })
+ */
+export function isApprovalCheck(execution: ToolExecution): boolean {
+  return checks.has(execution)
+}
 
 function emitterOf(ctx: Context): ScopedEmitter {
   let emitter = emitters.get(ctx)
@@ -54,6 +71,7 @@ export async function probePolicy(
     signal: NEVER_ABORTED,
     ...(agent === undefined ? {} : { agent }),
   })
+  checks.add(execution)
   const level = (index: number): (() => Promise<PreToolDecision>) => {
     const listener = listeners[index]
     if (listener === undefined) return () => ALLOW

@@ -163,3 +163,23 @@ describe('our `ask` as the AI SDK tool-approval request', () => {
     expect(app.bodies.get('deploy')).toBe(1)
   })
 })
+
+describe('isApprovalCheck', () => {
+  it('tells the approval check from the real gate, so a side-effecting listener counts each call once', async () => {
+    app = await startApp()
+    const { isApprovalCheck } = await import('../src/index')
+    const gates: string[] = []
+    app.ctx.on('tools/pre-execute', async (execution, next) => {
+      gates.push(`${execution.name}:${isApprovalCheck(execution) ? 'check' : 'gate'}`)
+      return next()
+    })
+    await generateText({
+      model: scriptedModel([{ calls: [{ id: 'a1', name: 'add', input: { a: 1, b: 1 } }] }]),
+      prompt: 'p',
+      tools: aiSdkTools(app.ctx),
+      toolApproval: aiSdkToolApproval(app.ctx),
+      stopWhen: stepCountIs(3),
+    })
+    expect(gates).toEqual(['add:check', 'add:gate'])
+  })
+})
