@@ -1,10 +1,13 @@
 import type { Context } from '@deepseek-ai/cordis'
-import type { PreToolDecision, ToolExecution } from '@dsh/tools-core'
+import type { PreToolDecision, ScopeKey, ToolExecution } from '@dsh/tools-core'
 
 const ALLOW: PreToolDecision = Object.freeze({ kind: 'allow' })
 
-/** Calls in flight whose `ask` a person already answered the AI SDK's way: callId → tool name. */
+/** Calls in flight whose `ask` a person already answered the AI SDK's way: callId → agent and tool. */
 type Admitted = Map<string, string>
+
+/** Who an admission is for: the agent (none for a global call) and the tool. */
+const holder = (agent: ScopeKey | undefined, name: string) => `${agent ?? ''}\u0000${name}`
 
 const gates = new WeakMap<Context, Admitted>()
 
@@ -23,7 +26,7 @@ function admittedOf(ctx: Context): Admitted {
         // Outermost: it sees every other listener's final word, and turns only an `ask` into
         // `allow` — a `deny` stays a deny, and the guards after the gate still run.
         if (decision?.kind !== 'ask' || execution.parent !== undefined) return decision
-        return table.get(execution.callId) === execution.name ? ALLOW : decision
+        return table.get(execution.callId) === holder(execution.agent, execution.name) ? ALLOW : decision
       },
       { prepend: true },
     )
@@ -32,14 +35,20 @@ function admittedOf(ctx: Context): Admitted {
 }
 
 /**
- * Let the pipeline's gate treat an `ask` for the top-level call `callId` of `name` as answered
- * (approved) until the returned release is called. Only for a call the AI SDK runs because a
- * person approved it (see `approvedInMessages`).
+ * Let the pipeline's gate treat an `ask` for the top-level call `callId` of `name` by `agent` as
+ * answered (approved) until the returned release is called. Only for a call the AI SDK runs
+ * because a person approved it (see `approvalInMessages`).
  */
-export function admitApproved(ctx: Context, callId: string, name: string): () => void {
+export function admitApproved(
+  ctx: Context,
+  agent: ScopeKey | undefined,
+  callId: string,
+  name: string,
+): () => void {
   const admitted = admittedOf(ctx)
-  admitted.set(callId, name)
+  const key = holder(agent, name)
+  admitted.set(callId, key)
   return () => {
-    if (admitted.get(callId) === name) admitted.delete(callId)
+    if (admitted.get(callId) === key) admitted.delete(callId)
   }
 }

@@ -44,7 +44,7 @@ export function executeThroughPipeline(ctx: Context, agent: ScopeKey | undefined
     let release: (() => void) | undefined
     const call = new PipelineCall(routes, callId, name, () => release?.())
     const once = runOncePerApproval(ctx, approvalId, (): Promise<ToolExecutionResult> => {
-      release = admitApproved(ctx, callId, name)
+      release = admitApproved(ctx, agent, callId, name)
       return start(callId, input, options.abortSignal)
     })
     return call.follow(once.result)
