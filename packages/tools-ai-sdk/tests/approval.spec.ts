@@ -183,3 +183,60 @@ describe('isApprovalCheck', () => {
     expect(gates).toEqual(['add:check', 'add:gate'])
   })
 })
+
+describe('the approval admits exactly its own call', () => {
+  it('while an approved call of one agent runs, another agent’s call with the same id and tool still meets the ask', async () => {
+    app = await startApp()
+    const { createScope, defineTool } = await import('@dsh/tools-core')
+    const { ctx } = app
+    let release: () => void = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    let runs = 0
+    ctx.tools.register(
+      defineTool({
+        name: 'slow_deploy',
+        description: 'Deploy, slowly.',
+        parameters: {},
+        output: { schema: { type: 'string' }, render: (_a, v) => [{ type: 'text', text: v }] },
+        async execute() {
+          runs++
+          await held
+          return 'deployed'
+        },
+      }),
+    )
+    app.policy.set('slow_deploy', { kind: 'ask', reason: 'needs a human' })
+    createScope(ctx, 'a')
+    createScope(ctx, 'b')
+    const prompt: ModelMessage[] = [{ role: 'user', content: 'deploy' }]
+    const first = await generateText({
+      model: scriptedModel([{ calls: [{ id: 'd1', name: 'slow_deploy', input: {} }] }]),
+      messages: prompt,
+      tools: aiSdkTools(ctx, { agent: 'a' }),
+      toolApproval: aiSdkToolApproval(ctx, { agent: 'a' }),
+    })
+    const request = first.content.find((part) => part.type === 'tool-approval-request') as {
+      approvalId: string
+    }
+    const approved = generateText({
+      model: scriptedModel([{ text: 'done' }]),
+      messages: [...prompt, ...first.responseMessages, answer(request.approvalId, true)],
+      tools: aiSdkTools(ctx, { agent: 'a' }),
+      toolApproval: aiSdkToolApproval(ctx, { agent: 'a' }),
+    })
+    while (runs === 0) await new Promise((resolve) => setTimeout(resolve, 1))
+    const other = ctx.tools.execute({
+      callId: 'd1',
+      name: 'slow_deploy',
+      arguments: {},
+      agent: 'b',
+      signal: new AbortController().signal,
+    })
+    release()
+    expect(await other).toMatchObject({ isError: true, error: { info: { code: 'DENIED' } } })
+    await approved
+    expect(runs).toBe(1)
+  })
+})
