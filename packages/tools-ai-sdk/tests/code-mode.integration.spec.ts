@@ -4,7 +4,7 @@ import { Context } from '@deepseek-ai/cordis'
 import WorkerThreadCodeRuntime from '@dsh/code-runtime-worker-thread'
 import * as CodeMode from '@dsh/tools-codemode'
 import ToolRuntime, { defineTool } from '@dsh/tools-core'
-import { generateText, stepCountIs, tool } from 'ai'
+import { generateText, type ModelMessage, stepCountIs, tool } from 'ai'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { type AiSdkToolError, aiSdkToolApproval, aiSdkTools, registerAiSdkTools } from '../src/index'
@@ -61,6 +61,44 @@ describe('Code Mode through the AI SDK', () => {
     expect(result.text).toBe('13')
     expect(toolResultsSent(model).get('r1')).toEqual({ type: 'text', value: '13' })
     expect(seen).toEqual(['add:ok', 'add:ok', 'run_code:ok'])
+  })
+
+  it('a run_code the policy asks about is the AI SDK approval request; approved, the program runs once', async () => {
+    const ctx = await startCodeMode()
+    let programs = 0
+    ctx.on('tools/pre-execute', async (execution, next) =>
+      execution.name === 'run_code' ? { kind: 'ask', reason: 'programs need a human' } : next(),
+    )
+    ctx.on('tools/result', (execution) => {
+      if (execution.name === 'run_code') programs++
+    })
+    const prompt: ModelMessage[] = [{ role: 'user', content: 'compute' }]
+    const first = await generateText({
+      model: scriptedModel([runCode('r1', 'return await tools.add({ a: 20, b: 22 })')]),
+      messages: prompt,
+      tools: aiSdkTools(ctx),
+      toolApproval: aiSdkToolApproval(ctx),
+    })
+    const request = first.content.find((part) => part.type === 'tool-approval-request')
+    if (request?.type !== 'tool-approval-request') throw new Error('expected an approval request')
+    expect(request.reason).toBe('programs need a human')
+    expect(programs).toBe(0)
+    const model = scriptedModel([{ text: '42' }])
+    await generateText({
+      model,
+      messages: [
+        ...prompt,
+        ...first.responseMessages,
+        {
+          role: 'tool',
+          content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: true }],
+        },
+      ],
+      tools: aiSdkTools(ctx),
+      toolApproval: aiSdkToolApproval(ctx),
+    })
+    expect(toolResultsSent(model).get('r1')).toEqual({ type: 'text', value: '42' })
+    expect(programs).toBe(1)
   })
 
   it('a failed program is a tool error whose text is our failure content', async () => {
