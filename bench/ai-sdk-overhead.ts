@@ -8,13 +8,13 @@
 // their ratio. The 10th percentiles compare calls nothing else on the machine interrupted.
 import { Context } from '@deepseek-ai/cordis'
 import { aiSdkTools } from '@dsh/tools-ai-sdk'
-import ToolRuntime from '@dsh/tools-core'
+import ToolRuntime, { type ObjectJsonSchema } from '@dsh/tools-core'
 import type { ModelMessage, ToolExecutionOptions } from 'ai'
 import type { BenchRow } from './types'
 
 const WORKLOAD = 'ai_sdk_overhead: trivial tool, 5,000 sequential calls, adapter vs ctx.tools.execute'
 const CALLS = 5_000
-const SCHEMA = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } as const
+const SCHEMA: ObjectJsonSchema = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }
 
 interface Summary {
   readonly median: number
