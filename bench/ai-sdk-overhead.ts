@@ -14,7 +14,11 @@ import type { BenchRow } from './types'
 
 const WORKLOAD = 'ai_sdk_overhead: trivial tool, 5,000 sequential calls, adapter vs ctx.tools.execute'
 const CALLS = 5_000
-const SCHEMA: ObjectJsonSchema = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }
+const SCHEMA: ObjectJsonSchema = {
+  type: 'object',
+  properties: { text: { type: 'string' } },
+  required: ['text'],
+}
 
 interface Summary {
   readonly median: number
