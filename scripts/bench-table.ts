@@ -96,6 +96,11 @@ export const FIGURES: readonly Figure[] = [
   },
   { label: '`read`, 2,000-line window of a 10,000-line file, p50', measured: ['fs_read', 'p50'] },
   { label: '`grep` over a 2,000-file tree, p50', measured: ['fs_grep', 'p50'] },
+  {
+    label: '`aiSdkTools` `execute` of a trivial tool, drained as the AI SDK does',
+    measured: ['ai_sdk_overhead', 'aiSdkTools(ctx).echo.execute, drained'],
+    floor: { label: '`ctx.tools.execute` of the same tool', pick: ['ai_sdk_overhead', 'ctx.tools.execute'] },
+  },
 ]
 
 const isRate = (unit: string) => unit.endsWith('/s')

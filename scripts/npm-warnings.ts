@@ -4,6 +4,11 @@
  * tolerated.
  */
 
+const AI_SDK_NODE_22 =
+  'ai 7 (and @ai-sdk/gateway, /provider, /provider-utils with it) declares Node ≥ 22; ' +
+  "@dsh/tools-ai-sdk's tests against the real ai 7.0.173 pass on Node 20.20, and the engine is the " +
+  "AI SDK's own requirement, stated in the tools-ai-sdk README"
+
 /**
  * Dependencies whose `engines` refuse Node 20 although the package that needs them runs on it,
  * each with the reason. A README line installing one is run without `--engine-strict`, and only
@@ -14,6 +19,11 @@ export const ALLOWED_BAD_ENGINES: Readonly<Record<string, string>> = {
     "0.0.79+ declares Node ≥ 22.12; @dsh/tool-bash's sandbox tests pass with it on Node 20.20, and " +
     'pinning 0.0.78 (the last allowing Node 20) would drop five releases of sandbox fixes: an open ' +
     'decision, not silently taken here',
+  // @dsh/tools-ai-sdk's peer `ai` 7 and the @ai-sdk packages it brings declare Node ≥ 22.
+  ai: AI_SDK_NODE_22,
+  '@ai-sdk/gateway': AI_SDK_NODE_22,
+  '@ai-sdk/provider': AI_SDK_NODE_22,
+  '@ai-sdk/provider-utils': AI_SDK_NODE_22,
 }
 
 /** The packages an EBADENGINE warning block of `stderr` names (`package: 'name@1.2.3'`). */

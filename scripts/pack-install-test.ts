@@ -140,7 +140,11 @@ async function installAsTheReadmeSays(
   await sh(['npm', 'init', '-y'], dir)
   await sh(['npm', 'pkg', 'set', 'type=module'], dir)
   const names = tarballPackages(entry.line)
-  const dependenciesOf = (name: string) => Object.keys(packed.get(name)?.manifest.dependencies ?? {})
+  // Peers too: npm installs them (e.g. @dsh/tools-ai-sdk's `ai`), engines and all.
+  const dependenciesOf = (name: string) => {
+    const manifest = packed.get(name)?.manifest
+    return Object.keys({ ...manifest?.dependencies, ...manifest?.peerDependencies })
+  }
   const exempt = engineExempt(names, ALLOWED_BAD_ENGINES, dependenciesOf)
   for (const dep of exempt) log(`  without --engine-strict: ${dep}: ${ALLOWED_BAD_ENGINES[dep]}`)
   const env = {

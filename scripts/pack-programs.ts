@@ -151,6 +151,34 @@ await second.fiber.dispose()
 console.log('sqlite store: ok (native binding loaded, compare-and-set, survives reopening)')
 `
 
+// @dsh/tools-ai-sdk: an AI SDK loop (ai 7, its own mock model) over the installed registry.
+const AI_SDK_PROGRAM = `import assert from 'node:assert/strict'
+import { Context } from '@deepseek-ai/cordis'
+import { aiSdkToolApproval, aiSdkTools } from '@dsh/tools-ai-sdk'
+import ToolRuntime, { defineTool } from '@dsh/tools-core'
+import { generateText, stepCountIs } from 'ai'
+import { MockLanguageModelV4 } from 'ai/test'
+
+const ctx = new Context()
+await ctx.plugin(ToolRuntime)
+ctx.tools.register(defineTool({
+  name: 'add', description: 'Add two numbers.',
+  parameters: { a: { type: 'number', required: true }, b: { type: 'number', required: true } },
+  output: { schema: { type: 'number' }, render: (_args, sum) => [{ type: 'text', text: String(sum) }] },
+  execute: ({ a, b }) => a + b,
+}))
+const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } }
+const model = new MockLanguageModelV4({ doGenerate: [
+  { content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'add', input: '{"a":2,"b":3}' }], finishReason: { unified: 'tool-calls', raw: undefined }, usage, warnings: [] },
+  { content: [{ type: 'text', text: 'five' }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] },
+] })
+const result = await generateText({ model, prompt: '2 + 3?', tools: aiSdkTools(ctx), toolApproval: aiSdkToolApproval(ctx), stopWhen: stepCountIs(3) })
+assert.equal(result.text, 'five')
+assert.deepEqual(result.steps[0].toolResults[0].output, { status: 'done', value: 5, content: [{ type: 'text', text: '5' }] })
+await ctx.fiber.dispose()
+console.log('AI SDK loop: ok (generateText → aiSdkTools → the pipeline)')
+`
+
 /** A program run against an install, and optionally type-checked against its .d.ts files. */
 export interface PackProgram {
   readonly file: string
@@ -184,5 +212,10 @@ export const PACK_PROGRAMS: readonly PackProgram[] = [
     file: 'sqlite-store.mjs',
     needs: ['@dsh/tools-core', '@dsh/tools-schema', '@dsh/tools-store-sqlite'],
     source: SQLITE_STORE_PROGRAM,
+  },
+  {
+    file: 'ai-sdk.mjs',
+    needs: ['@dsh/tools-ai-sdk', '@dsh/tools-core', '@dsh/tools-schema'],
+    source: AI_SDK_PROGRAM,
   },
 ]

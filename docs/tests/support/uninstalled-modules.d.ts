@@ -9,3 +9,9 @@ declare module '@opentelemetry/sdk-trace-node' {
     register(): void
   }
 }
+
+declare module '@ai-sdk/openai' {
+  import type { LanguageModel } from 'ai'
+  /** `@ai-sdk/openai` 3.x: the default OpenAI provider, called with a model id. */
+  export function openai(modelId: string): LanguageModel
+}

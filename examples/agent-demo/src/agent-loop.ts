@@ -150,7 +150,8 @@ function subCallMeta(
   }
 }
 
-function systemPrompt(ctx: Context, instructions: string, agent: ScopeKey | undefined) {
+/** The system prompt of one turn: the instructions, then the registry's sections in order. */
+export function systemPrompt(ctx: Context, instructions: string, agent: ScopeKey | undefined) {
   const assembly = ctx.tools.assemble(agent === undefined ? {} : { agent })
   const sections = [...assembly.sections]
     .sort((a, b) => a.order - b.order)

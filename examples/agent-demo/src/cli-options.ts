@@ -13,6 +13,8 @@ export interface DemoOptions {
   /** The language of Code Mode programs (`--lang`). */
   readonly lang: CodeLanguage
   readonly openai: boolean
+  /** `--provider`: run the loop through that stack's wire format (see `PROVIDER_LOOPS`). */
+  readonly provider: DemoProvider | undefined
   readonly color: boolean
   readonly keep: boolean
 }
@@ -33,6 +35,12 @@ const MODES: Record<string, readonly ToolPresentationMode[]> = {
 /** The values `--mode` accepts, in the order the docs list them (the docs check compares them). */
 export const DEMO_MODES: readonly string[] = Object.freeze(Object.keys(MODES))
 
+/** The values `--provider` accepts (the loops are in provider-loops.ts, loaded only when used). */
+export const DEMO_PROVIDERS = Object.freeze(['ai-sdk'] as const)
+
+/** One `--provider` value. */
+export type DemoProvider = (typeof DEMO_PROVIDERS)[number]
+
 /** `pnpm demo -- --help`. */
 export const USAGE = `Usage: pnpm demo [-- options]
 
@@ -46,6 +54,8 @@ Options:
                   program; python runs it on @dsh/code-runtime-pyodide (a Pyodide interpreter)
   --openai        use an OpenAI-compatible endpoint instead of the scripted model
                   (needs OPENAI_API_KEY and OPENAI_BASE_URL; OPENAI_MODEL is optional)
+  --provider <p>  ${DEMO_PROVIDERS.join(' | ')}: run the same turns through that stack
+                  (ai-sdk: the Vercel AI SDK's generateText over @dsh/tools-ai-sdk)
   --no-color      no ANSI colours (also off when stdout is not a TTY or NO_COLOR is set)
   --keep          keep the temp workspaces and print their paths
   -h, --help      print this text and exit`
@@ -77,11 +87,16 @@ export function parseDemoOptions(
   if (lang !== 'typescript' && lang !== 'python') {
     throw new UsageError(`--lang must be typescript or python (got '${lang}')`)
   }
+  const provider = values.provider
+  if (provider !== undefined && !(DEMO_PROVIDERS as readonly string[]).includes(provider)) {
+    throw new UsageError(`--provider must be ${DEMO_PROVIDERS.join(', ')} (got '${provider}')`)
+  }
   return {
     help: values.help === true,
     modes,
     lang,
     openai: values.openai === true,
+    provider: provider as DemoProvider | undefined,
     color: values['no-color'] !== true && isTTY && !env['NO_COLOR'],
     keep: values.keep === true,
   }
@@ -96,6 +111,7 @@ function parse(args: readonly string[]) {
       mode: { type: 'string' },
       lang: { type: 'string' },
       openai: { type: 'boolean' },
+      provider: { type: 'string' },
       'no-color': { type: 'boolean' },
       keep: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },

@@ -6,6 +6,7 @@
  * Every decision is appended to a log the loop prints next to the call's card.
  */
 import { type Context, Service } from '@deepseek-ai/cordis'
+import { isApprovalCheck } from '@dsh/tools-ai-sdk'
 import type { ApprovalService, JsonValue, PreToolDecision, ToolExecution } from '@dsh/tools-core'
 
 declare module '@deepseek-ai/cordis' {
@@ -123,13 +124,15 @@ export class DemoApproval extends Service implements ApprovalService {
 export function installDemoPolicy(ctx: Context, log: PolicyLog): void {
   ctx.on('tools/pre-execute', async (execution, next) => {
     const decision = preExecuteRule(execution)
-    log.push({
-      callId: execution.callId,
-      tool: execution.name,
-      stage: 'pre-execute',
-      verdict: decision.kind,
-      reason: decision.reason,
-    })
+    // `--provider ai-sdk`: the AI SDK's approval check asks the same gate first; log the call once.
+    if (!isApprovalCheck(execution))
+      log.push({
+        callId: execution.callId,
+        tool: execution.name,
+        stage: 'pre-execute',
+        verdict: decision.kind,
+        reason: decision.reason,
+      })
     if (decision.kind === 'allow') return next()
     return decision.kind === 'ask' ? { kind: 'ask', reason: decision.reason } : decision
   })

@@ -5,6 +5,7 @@
 import type { ToolPresentationMode } from '@dsh/tools-core'
 import { type AgentLoopOutcome, type LoopEvent, runAgentLoop } from './agent-loop'
 import type { CardStyle } from './cards'
+import type { DemoProvider } from './cli-options'
 import type { Model } from './model'
 import type { PolicyLog } from './policy'
 import { createPrinter } from './printer'
@@ -26,6 +27,8 @@ export interface RunDemoOptions {
   readonly style?: Partial<CardStyle>
   /** Keep the temp workspace (its path is in the result). */
   readonly keepWorkspace?: boolean
+  /** Run the loop through another stack's wire format (`--provider`); default the demo's own loop. */
+  readonly provider?: DemoProvider
 }
 
 /** Everything a run produced. */
@@ -66,7 +69,11 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoRunResult> {
     const started = performance.now()
     let outcome: AgentLoopOutcome
     try {
-      outcome = await runAgentLoop({
+      const loop =
+        options.provider === undefined
+          ? runAgentLoop
+          : (await import('./provider-loops')).PROVIDER_LOOPS[options.provider]!
+      outcome = await loop({
         ctx: runtime.ctx,
         model,
         task: TASK,

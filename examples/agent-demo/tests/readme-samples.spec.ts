@@ -68,8 +68,8 @@ afterAll(async () => {
 })
 
 describe('README samples', () => {
-  it('finds the samples (the root README has four; each example with a README at least one)', () => {
-    expect(samples.filter((sample) => sample.readme === 'README.md')).toHaveLength(4)
+  it('finds the samples (the root README has five; each example with a README at least one)', () => {
+    expect(samples.filter((sample) => sample.readme === 'README.md')).toHaveLength(5)
     expect(samples.filter((sample) => sample.readme.startsWith('examples/')).length).toBeGreaterThanOrEqual(2)
   })
 
