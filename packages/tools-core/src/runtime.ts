@@ -176,9 +176,9 @@ export default class ToolRuntime extends Service {
     const lifetimes = new CallLifetimes(config?.disposeGraceMs ?? DEFAULT_DISPOSE_GRACE_MS)
     // The runtime's own disposal ends every call in flight and refuses later use.
     ctx.effect(() => () => lifetimes.disposeRuntime(), 'tools: end in-flight calls')
-    const deferred = new DeferredTools(changed, report)
-    registry.builtins = builtinTools(registry, deferred, budget)
-    registry.deferral = deferred
+    // A deferral change (a rule, a `tool_search` load) reshapes agents' views like a registration.
+    const deferred = new DeferredTools(() => registry.changed(), report)
+    registry.attach(builtinTools(registry, deferred, budget), deferred)
     const state: RuntimeState = {
       ctx,
       registry,
@@ -384,10 +384,13 @@ export default class ToolRuntime extends Service {
 }
 
 /**
- * End the in-flight calls of agent scope `key` (its scope was disposed), when `runtime` is a
- * live `ToolRuntime`. Internal: `createScope` calls it; not exported from the package.
+ * End the in-flight calls of agent scope `key` (its scope was disposed) and drop its resolution
+ * view, when `runtime` is a live `ToolRuntime`. Internal: `createScope` calls it; not exported from the package.
  */
 export function endAgentCalls(runtime: unknown, key: ScopeKey): void {
   if (!(runtime instanceof ToolRuntime)) return
   runtime[STATE].lifetimes.end({ kind: 'agent', agent: key })
+  // A short-lived agent leaves no view behind (its layer's removals drop every view anyway,
+  // but an agent that only called tools changed nothing).
+  runtime[STATE].registry.forgetView(key)
 }
