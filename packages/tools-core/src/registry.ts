@@ -1,7 +1,13 @@
 import { ToolRegistrationError } from './errors'
 import type { CompiledTool } from './internal/compiled-tool'
 import { RetiredTools } from './internal/retired-tools'
-import { type AgentView, buildAgentView, DEFERRED, type ViewSource } from './resolution/agent-view'
+import {
+  type AgentView,
+  type BuiltinTool,
+  buildAgentView,
+  DEFERRED,
+  type ViewSource,
+} from './resolution/agent-view'
 import { AgentViewCache } from './resolution/agent-view-cache'
 import type { CodeModeProvider, ScopeKey, ToolGuard, ToolPresentationMode, ToolRestriction } from './types'
 
@@ -10,13 +16,6 @@ export const RESERVED_TOOL_NAME = 'run_code'
 
 /** Names of the runtime's built-in tools (`read_result`, `tool_search`), reserved in every mode. */
 export const BUILTIN_TOOL_NAMES: ReadonlySet<string> = new Set(['read_result', 'tool_search'])
-
-/** A tool the runtime itself offers, present per agent (e.g. `tool_search` while something is deferred). */
-export interface BuiltinTool {
-  readonly tool: CompiledTool
-  /** Whether `agent` sees it; `deferring` says whether some tool is deferred and not loaded for it. */
-  present(agent: ScopeKey | undefined, deferring: boolean): boolean
-}
 
 /** Hides deferred tools that an agent has not loaded yet (see `DeferredTools`). */
 export interface Deferral {
@@ -73,16 +72,11 @@ export class ToolRegistry {
     private readonly announce: () => void,
     private readonly warn: (message: string) => void = () => {},
   ) {
-    const registry = this
     const source: ViewSource = {
       admitted: (agent) => this.admitted(agent),
       modeOf: (agent) => this.modeOf(agent),
-      get transport() {
-        return registry.provider?.transport
-      },
-      get builtins() {
-        return registry.builtins
-      },
+      transport: () => this.provider?.transport,
+      builtins: () => this.builtins,
       hides: (tool, agent) => this.deferral?.hides(tool, agent) === true,
     }
     this.views = new AgentViewCache((agent) => buildAgentView(source, agent))
@@ -202,29 +196,6 @@ export class ToolRegistry {
   resolve(name: string, agent: ScopeKey | undefined): CompiledTool | undefined {
     const entry = this.views.of(agent).names.get(name)
     return entry === DEFERRED ? undefined : entry
-  }
-
-  /** True when `name` resolves for `agent` but is deferred and not loaded yet. */
-  isDeferred(name: string, agent: ScopeKey | undefined): boolean {
-    return this.views.of(agent).names.get(name) === DEFERRED
-  }
-
-  /** The tools deferred for `agent` that it has not loaded yet (what `tool_search` ranks). */
-  deferredFor(agent: ScopeKey | undefined): readonly CompiledTool[] {
-    return this.views.of(agent).deferred
-  }
-
-  /** The run_code transport, when a provider is installed and the agent's mode is not native. */
-  transportFor(agent: ScopeKey | undefined): CompiledTool | undefined {
-    return this.views.of(agent).transport
-  }
-
-  /**
-   * Every tool the agent sees: admitted globals (registration order), then local tools, minus
-   * deferred tools it has not loaded, then the present built-ins.
-   */
-  visible(agent: ScopeKey | undefined): readonly CompiledTool[] {
-    return this.views.of(agent).visible
   }
 
   /**

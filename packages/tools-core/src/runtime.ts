@@ -272,7 +272,7 @@ export default class ToolRuntime extends Service {
     assertRuntimeLive(this, 'get')
     const agent = scope ?? readScopeKey(this.ctx)
     const registry = this[STATE].registry
-    if (name === RESERVED_TOOL_NAME) return registry.transportFor(agent)?.definition
+    if (name === RESERVED_TOOL_NAME) return registry.view(agent).transport?.definition
     return registry.resolve(name, agent)?.definition
   }
 
@@ -280,7 +280,7 @@ export default class ToolRuntime extends Service {
   schemas(scope?: ScopeKey): ToolSchema[] {
     assertRuntimeLive(this, 'schemas')
     const agent = scope ?? readScopeKey(this.ctx)
-    return this[STATE].registry.visible(agent).map((tool) => tool.schema)
+    return this[STATE].registry.view(agent).visible.map((tool) => tool.schema)
   }
 
   /**

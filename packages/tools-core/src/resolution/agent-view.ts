@@ -25,9 +25,10 @@ export interface AgentView {
   readonly deferred: readonly CompiledTool[]
 }
 
-/** A runtime built-in and whether it is present for an agent (`deferring`: something is hidden from it). */
-export interface ViewBuiltin {
+/** A tool the runtime itself offers, present per agent (e.g. `tool_search` while something is deferred). */
+export interface BuiltinTool {
   readonly tool: CompiledTool
+  /** Whether `agent` sees it; `deferring` says whether some tool is deferred and not loaded for it. */
   present(agent: ScopeKey | undefined, deferring: boolean): boolean
 }
 
@@ -36,8 +37,8 @@ export interface ViewSource {
   /** The winning tool per name the agent's masks admit: globals (registration order), then its own. */
   admitted(agent: ScopeKey | undefined): CompiledTool[]
   modeOf(agent: ScopeKey | undefined): ToolPresentationMode
-  readonly transport: CompiledTool | undefined
-  readonly builtins: readonly ViewBuiltin[]
+  transport(): CompiledTool | undefined
+  builtins(): readonly BuiltinTool[]
   /** Whether a tool is deferred for the agent and not loaded by it (may run user predicates). */
   hides(tool: CompiledTool, agent: ScopeKey | undefined): boolean
 }
@@ -57,7 +58,7 @@ export function buildAgentView(source: ViewSource, agent: ScopeKey | undefined):
     }
   }
   // Built-in names are reserved at registration, so they never collide with a tool above.
-  for (const builtin of source.builtins) {
+  for (const builtin of source.builtins()) {
     if (!builtin.present(agent, deferred.length > 0)) continue
     visible.push(builtin.tool)
     names.set(builtin.tool.name, builtin.tool)
@@ -65,7 +66,7 @@ export function buildAgentView(source: ViewSource, agent: ScopeKey | undefined):
   const mode = source.modeOf(agent)
   return Object.freeze({
     mode,
-    transport: mode === 'native' ? undefined : source.transport,
+    transport: mode === 'native' ? undefined : source.transport(),
     names,
     visible: Object.freeze(visible),
     deferred: Object.freeze(deferred),
