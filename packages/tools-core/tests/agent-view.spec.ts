@@ -98,6 +98,21 @@ describe('per-agent resolution view', () => {
     expect((await app.tools.execute(call('late'))).isError).toBe(false)
   })
 
+  it('a tools/changed listener that reads already sees the change it is told about', async () => {
+    app = await createRuntime()
+    app.tools.register(echoTool('first'))
+    const agent = createScope(app, 'a')
+    names(app, 'a')
+    const seen: string[][] = []
+    app.on('tools/changed', () => {
+      seen.push(names(app!, 'a'))
+    })
+    app.tools.register(echoTool('second'))
+    agent.ctx.tools.restrict({ deny: ['first'] })
+    app.tools.defer(['second'])
+    expect(seen).toEqual([['first', 'second'], ['second'], ['tool_search']])
+  })
+
   it('many short-lived agent scopes leave no views behind', async () => {
     app = await createRuntime()
     app.tools.register(echoTool('echo'))
