@@ -29,6 +29,7 @@ type Op =
   | { kind: 'restrict'; agent: Agent; allow: boolean; names: string[] }
   | { kind: 'presentAs'; agent: Agent; mode: (typeof MODES)[number] }
   | { kind: 'defer'; agent: Agent | undefined; names: string[] }
+  | { kind: 'deferOwned'; agent: Agent | undefined; owner: string }
   | { kind: 'search'; agent: Agent | undefined; query: string }
   | { kind: 'provider' }
   | { kind: 'dispose'; agent: Agent }
@@ -63,6 +64,14 @@ const op: fc.Arbitrary<Op> = fc.oneof(
     }),
   },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('defer'), agent: agentOrGlobal, names: someNames }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('deferOwned'),
+      agent: agentOrGlobal,
+      owner: fc.constantFrom('global', ...AGENTS),
+    }),
+  },
   {
     weight: 4,
     arbitrary: fc.record({
@@ -160,6 +169,14 @@ class Harness {
       case 'defer': {
         const real = this.ctxOf(step.agent).tools.defer(step.names)
         this.entries.push({ real, oracle: oracle.defer(step.names, step.agent), owner: step.agent })
+        return
+      }
+      case 'deferOwned': {
+        // A predicate rule: every tool registered by `owner` (its tag starts with the owner).
+        const prefix = `${step.owner} `
+        const real = this.ctxOf(step.agent).tools.defer((schema) => schema.description.startsWith(prefix))
+        const undo = oracle.defer((walk) => walk.tag.startsWith(prefix), step.agent)
+        this.entries.push({ real, oracle: undo, owner: step.agent })
         return
       }
       case 'search': {
@@ -286,7 +303,7 @@ describe('per-agent resolution view', () => {
           }
         },
       ),
-      { numRuns: 60, seed: 26 },
+      { numRuns: 40, seed: 26 },
     )
     for (const [what, count] of Object.entries(seen))
       expect(count, `runs exercised ${what}`).toBeGreaterThan(0)
