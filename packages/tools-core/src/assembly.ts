@@ -82,8 +82,7 @@ export function assembleTools(
   agent: ScopeKey | undefined,
   options: AssembleOptions,
 ): ToolAssembly {
-  const mode = registry.modeOf(agent)
-  const visible = registry.visible(agent)
+  const { mode, visible } = registry.view(agent)
   let tools: NativeToolSpec[] = mode === 'code' ? [] : visible.map((tool) => tool.nativeSpec)
   let sections: readonly PromptSection[] = Object.freeze([])
   if (mode !== 'native') {

@@ -1,6 +1,14 @@
 import { ToolRegistrationError } from './errors'
 import type { CompiledTool } from './internal/compiled-tool'
 import { RetiredTools } from './internal/retired-tools'
+import {
+  type AgentView,
+  type BuiltinTool,
+  buildAgentView,
+  DEFERRED,
+  type ViewSource,
+} from './resolution/agent-view'
+import { AgentViewCache } from './resolution/agent-view-cache'
 import type { CodeModeProvider, ScopeKey, ToolGuard, ToolPresentationMode, ToolRestriction } from './types'
 
 /** The name of the Code Mode transport, reserved in every mode. */
@@ -8,13 +16,6 @@ export const RESERVED_TOOL_NAME = 'run_code'
 
 /** Names of the runtime's built-in tools (`read_result`, `tool_search`), reserved in every mode. */
 export const BUILTIN_TOOL_NAMES: ReadonlySet<string> = new Set(['read_result', 'tool_search'])
-
-/** A tool the runtime itself offers, present per agent (e.g. `tool_search` while something is deferred). */
-export interface BuiltinTool {
-  readonly tool: CompiledTool
-  /** Whether `agent` sees it; `deferring` says whether some tool is deferred and not loaded for it. */
-  present(agent: ScopeKey | undefined, deferring: boolean): boolean
-}
 
 /** Hides deferred tools that an agent has not loaded yet (see `DeferredTools`). */
 export interface Deferral {
@@ -48,6 +49,8 @@ export interface InstalledProvider {
  * The registry's state: the global layer, one layer per agent scope (local tools, visibility
  * masks, presentation mode), guards and the Code Mode provider. Mutations return removers;
  * readers never see a half-applied change. Lists the pipeline iterates are copy-on-write.
+ * Readers go through a per-agent {@link AgentView}, rebuilt after any change that can affect it,
+ * so resolving a name on a call is one map lookup however many tools and rules there are.
  */
 export class ToolRegistry {
   private readonly globals = new Map<string, CompiledTool>()
@@ -56,18 +59,59 @@ export class ToolRegistry {
   guards: readonly GuardEntry[] = []
   /** The Code Mode provider, if one is installed. */
   provider: InstalledProvider | undefined
-  /** The runtime's built-in tools (set once by the runtime). */
-  builtins: readonly BuiltinTool[] = []
-  /** Deferred-tool visibility (set once by the runtime). */
-  deferral: Deferral | undefined
+  /** The runtime's built-in tools (see {@link attach}). */
+  private builtins: readonly BuiltinTool[] = []
+  /** Deferred-tool visibility (see {@link attach}). */
+  private deferral: Deferral | undefined
   /** Tools removed by their owner's disposal, for the UNKNOWN_TOOL message. */
   readonly retired = new RetiredTools()
+  private readonly views: AgentViewCache
 
   constructor(
     readonly defaultMode: ToolPresentationMode,
-    private readonly changed: () => void,
+    private readonly announce: () => void,
     private readonly warn: (message: string) => void = () => {},
-  ) {}
+  ) {
+    const source: ViewSource = {
+      admitted: (agent) => this.admitted(agent),
+      modeOf: (agent) => this.modeOf(agent),
+      transport: () => this.provider?.transport,
+      builtins: () => this.builtins,
+      hides: (tool, agent) => this.deferral?.hides(tool, agent) === true,
+    }
+    this.views = new AgentViewCache((agent) => buildAgentView(source, agent))
+  }
+
+  /** Set the built-in tools and the deferral rules (once, by the runtime). */
+  attach(builtins: readonly BuiltinTool[], deferral: Deferral): void {
+    this.builtins = builtins
+    this.deferral = deferral
+    this.views.invalidate()
+  }
+
+  /**
+   * Something views are built from changed (here, or in the deferral rules): drop every view
+   * before announcing, so a `tools/changed` listener that reads already sees the new state.
+   */
+  changed(): void {
+    this.views.invalidate()
+    this.announce()
+  }
+
+  /** `agent`'s current view (built on first use after a change). */
+  view(agent: ScopeKey | undefined): AgentView {
+    return this.views.of(agent)
+  }
+
+  /** Drop a disposed agent scope's view; the next use (if any) builds it again. */
+  forgetView(agent: ScopeKey): void {
+    this.views.drop(agent)
+  }
+
+  /** How many agent views are kept (bounded; see `MAX_AGENT_VIEWS`). */
+  get viewCount(): number {
+    return this.views.size
+  }
 
   private layer(agent: ScopeKey): ScopeLayer {
     let layer = this.layers.get(agent)
@@ -113,7 +157,7 @@ export class ToolRegistry {
   /**
    * Shadowing across layers is the defined precedence (an agent's own tool wins over a global of
    * the same name, for that agent only) but never silent: it is reported naming both layers.
-   * Masks still apply to the name either way (see {@link lookup}).
+   * Masks still apply to the name either way (see {@link admitted}).
    */
   private announceShadow(name: string, agent: ScopeKey | undefined): void {
     if (agent !== undefined) {
@@ -148,71 +192,18 @@ export class ToolRegistry {
     return true
   }
 
-  /**
-   * The tool `name` as `agent` sees it: a present built-in, else local first, then an admitted
-   * global — unless it is deferred and not yet loaded for the agent.
-   */
+  /** The tool `name` as `agent` sees it: a present built-in, its own, or an admitted global, loaded if deferred. */
   resolve(name: string, agent: ScopeKey | undefined): CompiledTool | undefined {
-    if (BUILTIN_TOOL_NAMES.has(name)) return this.builtin(name, agent)
-    const tool = this.lookup(name, agent)
-    return tool !== undefined && this.deferral?.hides(tool, agent) ? undefined : tool
-  }
-
-  /** True when `name` resolves for `agent` but is deferred and not loaded yet. */
-  isDeferred(name: string, agent: ScopeKey | undefined): boolean {
-    const tool = this.lookup(name, agent)
-    return tool !== undefined && this.deferral?.hides(tool, agent) === true
-  }
-
-  /** The tools deferred for `agent` that it has not loaded yet (what `tool_search` ranks). */
-  deferredFor(agent: ScopeKey | undefined): CompiledTool[] {
-    const deferral = this.deferral
-    return deferral === undefined ? [] : this.admitted(agent).filter((tool) => deferral.hides(tool, agent))
-  }
-
-  private builtin(name: string, agent: ScopeKey | undefined): CompiledTool | undefined {
-    const entry = this.builtins.find((builtin) => builtin.tool.name === name)
-    if (entry === undefined) return undefined
-    const deferring = this.deferredFor(agent).length > 0
-    return entry.present(agent, deferring) ? entry.tool : undefined
+    const entry = this.views.of(agent).names.get(name)
+    return entry === DEFERRED ? undefined : entry
   }
 
   /**
-   * The tool `name` resolves to for `agent`: its own (local) tool first, then the global. The
-   * agent's masks apply to the resolved name whichever layer — and so whichever plugin — it
-   * came from: a denied name stays denied when a scoped plugin (an MCP server with `prefix: ''`)
-   * registers it again.
+   * Admitted globals then admitted local tools, before deferral: for each name, the agent's own
+   * tool first, then the global. The agent's masks apply to the name whichever layer — and so
+   * whichever plugin — it came from: a denied name stays denied when a scoped plugin (an MCP
+   * server with `prefix: ''`) registers it again.
    */
-  private lookup(name: string, agent: ScopeKey | undefined): CompiledTool | undefined {
-    if (agent === undefined) return this.globals.get(name)
-    const layer = this.layers.get(agent)
-    if (layer === undefined) return this.globals.get(name)
-    if (!this.admits(layer, name)) return undefined
-    return layer.tools.get(name) ?? this.globals.get(name)
-  }
-
-  /** The run_code transport, when a provider is installed and the agent's mode is not native. */
-  transportFor(agent: ScopeKey | undefined): CompiledTool | undefined {
-    const installed = this.provider
-    if (installed === undefined || this.modeOf(agent) === 'native') return undefined
-    return installed.transport
-  }
-
-  /**
-   * Every tool the agent sees: admitted globals (registration order), then local tools, minus
-   * deferred tools it has not loaded, then the present built-ins.
-   */
-  visible(agent: ScopeKey | undefined): CompiledTool[] {
-    const admitted = this.admitted(agent)
-    const deferral = this.deferral
-    if (deferral === undefined && this.builtins.length === 0) return admitted
-    const out = deferral === undefined ? admitted : admitted.filter((tool) => !deferral.hides(tool, agent))
-    const deferring = out.length < admitted.length
-    for (const builtin of this.builtins) if (builtin.present(agent, deferring)) out.push(builtin.tool)
-    return out
-  }
-
-  /** Admitted globals then admitted local tools, before deferral. */
   private admitted(agent: ScopeKey | undefined): CompiledTool[] {
     const layer = agent === undefined ? undefined : this.layers.get(agent)
     const out: CompiledTool[] = []

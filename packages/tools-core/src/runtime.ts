@@ -169,9 +169,9 @@ export default class ToolRuntime extends Service {
     const lifetimes = new CallLifetimes(disposeGraceMs)
     // The runtime's own disposal ends every call in flight and refuses later use.
     ctx.effect(() => () => lifetimes.disposeRuntime(), 'tools: end in-flight calls')
-    const deferred = new DeferredTools(changed, report)
-    registry.builtins = builtinTools(registry, deferred, budget)
-    registry.deferral = deferred
+    // A deferral change (a rule, a `tool_search` load) reshapes agents' views like a registration.
+    const deferred = new DeferredTools(() => registry.changed(), report)
+    registry.attach(builtinTools(registry, deferred, budget), deferred)
     const state: RuntimeState = {
       ctx,
       registry,
@@ -265,7 +265,7 @@ export default class ToolRuntime extends Service {
     assertRuntimeLive(this, 'get')
     const agent = scope ?? readScopeKey(this.ctx)
     const registry = this[STATE].registry
-    if (name === RESERVED_TOOL_NAME) return registry.transportFor(agent)?.definition
+    if (name === RESERVED_TOOL_NAME) return registry.view(agent).transport?.definition
     return registry.resolve(name, agent)?.definition
   }
 
@@ -273,7 +273,7 @@ export default class ToolRuntime extends Service {
   schemas(scope?: ScopeKey): ToolSchema[] {
     assertRuntimeLive(this, 'schemas')
     const agent = scope ?? readScopeKey(this.ctx)
-    return this[STATE].registry.visible(agent).map((tool) => tool.schema)
+    return this[STATE].registry.view(agent).visible.map((tool) => tool.schema)
   }
 
   /**
@@ -377,10 +377,13 @@ export default class ToolRuntime extends Service {
 }
 
 /**
- * End the in-flight calls of agent scope `key` (its scope was disposed), when `runtime` is a
- * live `ToolRuntime`. Internal: `createScope` calls it; not exported from the package.
+ * End the in-flight calls of agent scope `key` (its scope was disposed) and drop its resolution
+ * view, when `runtime` is a live `ToolRuntime`. Internal: `createScope` calls it; not exported from the package.
  */
 export function endAgentCalls(runtime: unknown, key: ScopeKey): void {
   if (!(runtime instanceof ToolRuntime)) return
   runtime[STATE].lifetimes.end({ kind: 'agent', agent: key })
+  // A short-lived agent leaves no view behind (its layer's removals drop every view anyway,
+  // but an agent that only called tools changed nothing).
+  runtime[STATE].registry.forgetView(key)
 }

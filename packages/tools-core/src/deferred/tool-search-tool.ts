@@ -51,7 +51,7 @@ function render(matches: readonly ToolSearchMatch[]): string {
 
 /** What the search tool needs from the runtime. */
 export interface ToolSearchHost {
-  deferredFor(agent: ScopeKey | undefined): CompiledTool[]
+  deferredFor(agent: ScopeKey | undefined): readonly CompiledTool[]
   load(names: readonly string[], agent: ScopeKey | undefined): void
 }
 

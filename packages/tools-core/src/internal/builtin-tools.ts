@@ -1,6 +1,7 @@
 import type { DeferredTools } from '../deferred/deferred-tools'
 import { toolSearchTool } from '../deferred/tool-search-tool'
-import type { BuiltinTool, ToolRegistry } from '../registry'
+import type { ToolRegistry } from '../registry'
+import type { BuiltinTool } from '../resolution/agent-view'
 import { READ_RESULT_TOOL_NAME, readResultTool } from '../result-budget/read-result-tool'
 import type { ResultBudget } from '../result-budget/result-budget'
 import { compileTool } from './compiled-tool'
@@ -15,7 +16,7 @@ export function builtinTools(
   budget: ResultBudget | undefined,
 ): readonly BuiltinTool[] {
   const search = toolSearchTool({
-    deferredFor: (agent) => registry.deferredFor(agent),
+    deferredFor: (agent) => registry.view(agent).deferred,
     load: (names, agent) => deferred.load(names, agent),
   })
   const builtins: BuiltinTool[] = [{ tool: compileTool(search), present: (_agent, deferring) => deferring }]

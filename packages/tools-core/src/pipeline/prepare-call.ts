@@ -12,6 +12,7 @@ import { unknownToolMessage } from '../internal/closest-names'
 import type { CompiledTool } from '../internal/compiled-tool'
 import { missingTransportMessage } from '../internal/missing-code-mode'
 import { RESERVED_TOOL_NAME, type ToolRegistry } from '../registry'
+import { type AgentView, DEFERRED } from '../resolution/agent-view'
 import type { ScopeKey, ToolExecution, ToolExecutionInput, ToolExecutionToken } from '../types'
 import { notifyStage, Stage } from './notify'
 import { abortedBeforeDispatch, failureOf, messageOf } from './results'
@@ -71,39 +72,50 @@ function canonicalArgs(
  * its visible tools, plus `run_code` at top level when its mode offers it. Hidden and
  * scope-masked names never appear.
  */
-function unknown(registry: ToolRegistry, name: string, agent: ScopeKey | undefined, nested: boolean): string {
-  const visible = registry.visible(agent).map((tool) => tool.name)
-  if (!nested && registry.transportFor(agent) !== undefined) visible.push(RESERVED_TOOL_NAME)
+function unknown(
+  registry: ToolRegistry,
+  view: AgentView,
+  name: string,
+  agent: ScopeKey | undefined,
+  nested: boolean,
+): string {
+  const visible = view.visible.map((tool) => tool.name)
+  if (!nested && view.transport !== undefined) visible.push(RESERVED_TOOL_NAME)
+  // Read now, not from the view: a tool is retired after its removal rebuilt the views.
   const retired = registry.retiredReason(name, agent)
   const message = unknownToolMessage(name, visible)
   return retired === undefined ? message : `${message} (it was unregistered: ${retired})`
 }
 
-/** Resolve the tool as the agent sees it (step 2); a string is the UNKNOWN_TOOL message. */
+/**
+ * Resolve the tool as the agent sees it (step 2); a string is the UNKNOWN_TOOL message. One
+ * lookup in the agent's view; only a failure does more work, to word its message.
+ */
 export function resolveTool(
   registry: ToolRegistry,
   name: string,
   agent: ScopeKey | undefined,
   nested: boolean,
 ): CompiledTool | string {
+  const view = registry.view(agent)
+  const entry = view.names.get(name)
+  if (entry !== undefined && entry !== DEFERRED) {
+    if (!nested && view.mode === 'code') {
+      return `only \`${RESERVED_TOOL_NAME}\` is callable directly — call \`${name}\` from inside a \`${RESERVED_TOOL_NAME}\` program instead`
+    }
+    return entry
+  }
+  if (entry === DEFERRED) {
+    return `tool \`${name}\` is deferred: call \`tool_search\` with what you need to load it (and learn its parameters) first`
+  }
   if (name === RESERVED_TOOL_NAME) {
     if (nested) return `\`${RESERVED_TOOL_NAME}\` cannot be called from inside another tool call`
-    const transport = registry.transportFor(agent)
-    if (transport !== undefined) return transport
-    const mode = registry.modeOf(agent)
-    return mode === 'native' ? unknown(registry, name, agent, nested) : missingTransportMessage(mode)
+    if (view.transport !== undefined) return view.transport
+    return view.mode === 'native'
+      ? unknown(registry, view, name, agent, nested)
+      : missingTransportMessage(view.mode)
   }
-  const tool = registry.resolve(name, agent)
-  if (tool === undefined) {
-    if (registry.isDeferred(name, agent)) {
-      return `tool \`${name}\` is deferred: call \`tool_search\` with what you need to load it (and learn its parameters) first`
-    }
-    return unknown(registry, name, agent, nested)
-  }
-  if (!nested && registry.modeOf(agent) === 'code') {
-    return `only \`${RESERVED_TOOL_NAME}\` is callable directly — call \`${name}\` from inside a \`${RESERVED_TOOL_NAME}\` program instead`
-  }
-  return tool
+  return unknown(registry, view, name, agent, nested)
 }
 
 /**
