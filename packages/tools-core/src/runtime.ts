@@ -383,7 +383,9 @@ export default class ToolRuntime extends Service {
 export function endAgentCalls(runtime: unknown, key: ScopeKey): void {
   if (!(runtime instanceof ToolRuntime)) return
   runtime[STATE].lifetimes.end({ kind: 'agent', agent: key })
-  // A short-lived agent leaves no view behind (its layer's removals drop every view anyway,
-  // but an agent that only called tools changed nothing).
+  // A short-lived agent leaves nothing behind: neither the tools it loaded through
+  // `tool_search` nor its view (its layer's removals drop every view anyway, but an agent that
+  // only called tools changed nothing).
+  runtime[STATE].deferred.forget(key)
   runtime[STATE].registry.forgetView(key)
 }

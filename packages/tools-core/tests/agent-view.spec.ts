@@ -127,6 +127,20 @@ describe('per-agent resolution view', () => {
     expect(registry.viewCount).toBe(0)
   })
 
+  it('an agent scope disposed forgets the tools it loaded: the same key starts deferred again', async () => {
+    app = await createRuntime()
+    app.tools.register(echoTool('echo'))
+    app.tools.register(echoTool('rare_tool'))
+    app.tools.defer(['rare_tool'])
+    for (let round = 0; round < 2; round++) {
+      const scope = createScope(app, 'agent')
+      expect((await scope.ctx.tools.execute(call('rare_tool'))).isError).toBe(true)
+      expect((await scope.ctx.tools.execute(call('tool_search', { query: 'rare_tool' }))).isError).toBe(false)
+      expect((await scope.ctx.tools.execute(call('rare_tool'))).isError).toBe(false)
+      await scope.dispose()
+    }
+  })
+
   it('keeps a bounded number of views however many agent keys calls name, and stays correct', async () => {
     app = await createRuntime()
     app.tools.register(echoTool('echo'))

@@ -41,25 +41,25 @@ describe('ToolRuntime config keys', () => {
 
 describe('ToolRuntime config: defaults, JSON Schema, construction', () => {
   it('fills the same defaults as before, and a resolved config validates to itself', () => {
-    const valueOf = (input: unknown) => {
+    const resolvedOf = (input: unknown) => {
       const result = validate(input)
       if (result.issues !== undefined) throw new Error(result.issues.map((issue) => issue.message).join('; '))
       return result.value
     }
-    expect(valueOf(undefined)).toEqual({
+    expect(resolvedOf(undefined)).toEqual({
       mode: 'native',
       formats: 'annotate',
       disposeGraceMs: 1000,
       valueLimits: DEFAULT_VALUE_LIMITS,
     })
-    const resolved = valueOf({ resultBudget: { maxContentBytes: 4096 }, valueLimits: { maxNodes: 7 } })
+    const resolved = resolvedOf({ resultBudget: { maxContentBytes: 4096 }, valueLimits: { maxNodes: 7 } })
     expect(resolved.resultBudget).toEqual({
       maxContentBytes: 4096,
       storeBytes: 32 * 1024 * 1024,
       ttlMs: 24 * 60 * 60 * 1000,
     })
     expect(resolved.valueLimits).toEqual({ ...DEFAULT_VALUE_LIMITS, maxNodes: 7 })
-    expect(valueOf(resolved)).toEqual(resolved)
+    expect(resolvedOf(resolved)).toEqual(resolved)
   })
 
   it('exposes its JSON Schema: every key, its default and bounds, unknown keys refused', () => {

@@ -54,6 +54,15 @@ export class DeferredTools implements Deferral {
     return false
   }
 
+  /**
+   * Forget what `agent` loaded (its scope was disposed): a short-lived agent leaves no set
+   * behind, and a later scope with the same key starts from the deferred list again. Only that
+   * agent's view depends on its set; the caller drops it.
+   */
+  forget(agent: ScopeKey): void {
+    this.found.delete(agent)
+  }
+
   /** Load `names` for `agent`: visible from its next assembly, callable from now. */
   load(names: readonly string[], agent: ScopeKey | undefined): void {
     if (names.length === 0) return
