@@ -4,6 +4,7 @@
  */
 import { parseArgs } from 'node:util'
 import type { ToolPresentationMode } from '@dsh/tools-core'
+import { DEMO_PROVIDERS } from './providers/provider-table'
 import type { CodeLanguage } from './task'
 
 /** What the command line asked for. */
@@ -13,6 +14,8 @@ export interface DemoOptions {
   /** The language of Code Mode programs (`--lang`). */
   readonly lang: CodeLanguage
   readonly openai: boolean
+  /** `--provider`: the wire format the scripted turns travel in (a `DEMO_PROVIDERS` name). */
+  readonly provider?: string
   readonly color: boolean
   readonly keep: boolean
 }
@@ -46,6 +49,9 @@ Options:
                   program; python runs it on @dsh/code-runtime-pyodide (a Pyodide interpreter)
   --openai        use an OpenAI-compatible endpoint instead of the scripted model
                   (needs OPENAI_API_KEY and OPENAI_BASE_URL; OPENAI_MODEL is optional)
+  --provider <p>  ${Object.keys(DEMO_PROVIDERS).join(' | ')}: the scripted turns as
+                  that provider's responses, through @dsh/tools-providers (tool list,
+                  calls, results in its wire format)
   --no-color      no ANSI colours (also off when stdout is not a TTY or NO_COLOR is set)
   --keep          keep the temp workspaces and print their paths
   -h, --help      print this text and exit`
@@ -77,11 +83,22 @@ export function parseDemoOptions(
   if (lang !== 'typescript' && lang !== 'python') {
     throw new UsageError(`--lang must be typescript or python (got '${lang}')`)
   }
+  const provider = values.provider
+  if (provider !== undefined && !Object.hasOwn(DEMO_PROVIDERS, provider)) {
+    const names = Object.keys(DEMO_PROVIDERS)
+    throw new UsageError(
+      `--provider must be ${names.slice(0, -1).join(', ')} or ${names.at(-1)} (got '${provider}')`,
+    )
+  }
+  if (provider !== undefined && values.openai === true) {
+    throw new UsageError('--provider replays scripted turns; it does not combine with --openai')
+  }
   return {
     help: values.help === true,
     modes,
     lang,
     openai: values.openai === true,
+    ...(provider === undefined ? {} : { provider }),
     color: values['no-color'] !== true && isTTY && !env['NO_COLOR'],
     keep: values.keep === true,
   }
@@ -96,6 +113,7 @@ function parse(args: readonly string[]) {
       mode: { type: 'string' },
       lang: { type: 'string' },
       openai: { type: 'boolean' },
+      provider: { type: 'string' },
       'no-color': { type: 'boolean' },
       keep: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },

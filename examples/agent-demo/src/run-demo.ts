@@ -8,6 +8,7 @@ import type { CardStyle } from './cards'
 import type { Model } from './model'
 import type { PolicyLog } from './policy'
 import { createPrinter } from './printer'
+import { DEMO_PROVIDERS } from './providers/provider-table'
 import { startDemoRuntime } from './runtime'
 import { ScriptedModel } from './scripted-model'
 import { type CodeLanguage, codeModeScript, INSTRUCTIONS, nativeScript, TASK } from './task'
@@ -21,6 +22,11 @@ export interface RunDemoOptions {
   readonly lang?: CodeLanguage
   /** Defaults to the scripted model for the mode. */
   readonly model?: Model
+  /**
+   * A `--provider` name (`DEMO_PROVIDERS`): the model's turns travel in that provider's wire
+   * format through `@dsh/tools-providers`. Absent: the demo's own chat shape.
+   */
+  readonly provider?: string
   /** Where printed lines go (default: nowhere). */
   readonly write?: (line: string) => void
   readonly style?: Partial<CardStyle>
@@ -56,6 +62,15 @@ export function scriptedModelFor(mode: ToolPresentationMode, lang: CodeLanguage 
 export async function runDemo(options: RunDemoOptions): Promise<DemoRunResult> {
   const write = options.write ?? (() => {})
   const model = options.model ?? scriptedModelFor(options.mode, options.lang)
+  const provider = options.provider === undefined ? undefined : DEMO_PROVIDERS[options.provider]
+  if (
+    options.provider !== undefined &&
+    (provider === undefined || !Object.hasOwn(DEMO_PROVIDERS, options.provider))
+  ) {
+    throw new Error(
+      `unknown provider \`${options.provider}\` (expected ${Object.keys(DEMO_PROVIDERS).join(', ')})`,
+    )
+  }
   const workspace = await createWorkspace(options.mode)
   try {
     const before = await checkTestSuite(workspace)
@@ -72,6 +87,15 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoRunResult> {
         task: TASK,
         instructions: INSTRUCTIONS,
         agent: runtime.agent,
+        ...(provider === undefined
+          ? {}
+          : {
+              conversation: provider.conversation({
+                ctx: runtime.ctx,
+                model,
+                ...(runtime.agent === undefined ? {} : { agent: runtime.agent }),
+              }),
+            }),
         signal: AbortSignal.timeout(300_000),
         report: (event) => {
           events.push(event)
@@ -85,7 +109,7 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoRunResult> {
     const after = await checkTestSuite(workspace)
     return {
       mode: options.mode,
-      model: model.name,
+      model: provider === undefined ? model.name : `${model.name} via ${options.provider}`,
       workspace,
       events,
       outcome,
