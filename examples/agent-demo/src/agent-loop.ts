@@ -12,7 +12,6 @@ import type {
   JsonValue,
   ScopeKey,
   ToolCallView,
-  ToolContent,
   ToolExecutionInput,
   ToolExecutionMode,
   ToolExecutionResult,
@@ -97,6 +96,8 @@ export interface AgentLoopOutcome {
   readonly turns: number
   readonly finalText: string
   readonly messages: readonly ChatMessage[]
+  /** The conversation in a provider's wire format (`--provider` runs only). */
+  readonly wire?: readonly Record<string, unknown>[]
   readonly results: readonly { readonly call: ToolCallRequest; readonly result: ToolExecutionResult }[]
 }
 
@@ -229,6 +230,13 @@ export class SubCallLog {
   }
 }
 
+/** The outcome's record of the conversation: chat messages, and the wire entries when there are. */
+function transcript(conversation: Conversation): Pick<AgentLoopOutcome, 'messages' | 'wire'> {
+  return conversation.wire === undefined
+    ? { messages: conversation.messages }
+    : { messages: conversation.messages, wire: conversation.wire }
+}
+
 /** Run the loop until the model answers without tool calls (or `maxTurns` is reached). */
 export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoopOutcome> {
   const { ctx, model, agent, signal, report } = options
@@ -257,7 +265,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     const reply = await conversation.next(tools, signal)
     if (reply.calls.length === 0) {
       report({ type: 'final', turn, text: reply.text })
-      return { turns: turn, finalText: reply.text, messages: conversation.messages, results }
+      return { turns: turn, finalText: reply.text, ...transcript(conversation), results }
     }
     if (reply.text) report({ type: 'assistant', turn, text: reply.text })
     const inputs: ToolExecutionInput[] = reply.calls.map((call) => ({

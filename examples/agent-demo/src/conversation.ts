@@ -26,9 +26,11 @@ export interface Conversation {
   readonly model: string
   /** The conversation so far, read as chat messages. */
   readonly messages: readonly ChatMessage[]
+  /** The conversation in the provider's wire format, when it has one of its own. */
+  readonly wire?: readonly Record<string, unknown>[]
   /** The model's next turn, offered `tools` (the assembly's native definitions). */
   next(tools: readonly NativeToolSpec[], signal: AbortSignal): Promise<ConversationTurn>
-  /** Append the results of `turn`'s calls (same order); `contexts` are the deferred context texts. */
+  /** Append the results of `turn`'s calls (same order), with their additional contexts. */
   answer(turn: ConversationTurn, results: readonly ToolExecutionResult[]): void
 }
 
