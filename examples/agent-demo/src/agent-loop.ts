@@ -75,7 +75,7 @@ export interface AgentLoopOptions {
   readonly ctx: Context
   readonly model: Model
   /**
-   * The conversation in a provider's wire format (`providers/`); default: the demo's chat shape
+   * The conversation in a provider's wire format (`provider-table.ts`); default: the demo's chat shape
    * over `model`. Built from the system prompt and the task.
    */
   readonly conversation?: (system: string, task: string) => Conversation

@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util'
 import type { ToolPresentationMode } from '@dsh/tools-core'
-import { DEMO_PROVIDERS } from './providers/provider-table'
+import { DEMO_PROVIDERS } from './provider-table'
 import type { CodeLanguage } from './task'
 
 /** What the command line asked for. */

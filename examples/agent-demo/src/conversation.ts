@@ -1,7 +1,7 @@
 /**
  * The loop's side of talking to a model: keep the conversation in some wire format, turn the
  * model's answer into calls to run, and write their results back. The demo's own chat shape
- * (`ChatConversation`) is the default; `providers/` has one per provider wire format, so the
+ * (`ChatConversation`) is the default; `WireConversation` speaks each provider's wire format, so the
  * same loop runs the same scripted turns through `@dsh/tools-providers`.
  */
 import type { JsonValue, NativeToolSpec, ToolExecutionInput, ToolExecutionResult } from '@dsh/tools-core'

@@ -65,7 +65,10 @@ describe('demo command line', { concurrent: true }, () => {
     [['--mode', 'weird'], /--mode must be native, code, both or all \(got 'weird'\)/],
     [['--lang', 'ruby'], /--lang must be typescript or python \(got 'ruby'\)/],
     [['stray'], /positional argument/i],
-    [['--provider', 'cohere'], /--provider must be openai-chat, openai-responses, anthropic or gemini \(got 'cohere'\)/],
+    [
+      ['--provider', 'cohere'],
+      /--provider must be openai-chat, openai-responses, anthropic or gemini \(got 'cohere'\)/,
+    ],
     [['--provider', 'anthropic', '--openai'], /does not combine with --openai/],
   ])('a bad command line %j is a one-line UsageError', (args, message) => {
     let error: unknown

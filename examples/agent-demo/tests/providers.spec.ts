@@ -2,7 +2,7 @@
 // @dsh/tools-providers end to end (tool list, calls, results), fixing the same bug.
 import { describe, expect, it } from 'vitest'
 import type { LoopEvent } from '../src/agent-loop'
-import { DEMO_PROVIDERS } from '../src/providers/provider-table'
+import { DEMO_PROVIDERS } from '../src/provider-table'
 import { runDemo } from '../src/run-demo'
 
 const cards = (events: readonly LoopEvent[]) =>

@@ -5,10 +5,10 @@
 import type { Context } from '@deepseek-ai/cordis'
 import type { ScopeKey } from '@dsh/tools-core'
 import type { Provider } from '@dsh/tools-providers'
-import type { Conversation } from '../conversation'
-import type { Model } from '../model'
-import { anthropicCodec, geminiCodec, openAIChatCodec, openAIResponsesCodec } from './codecs'
+import type { Conversation } from './conversation'
+import type { Model } from './model'
 import type { WireCodec } from './wire-codec'
+import { anthropicCodec, geminiCodec, openAIChatCodec, openAIResponsesCodec } from './wire-codecs'
 import { WireConversation } from './wire-conversation'
 
 /** What an entry gets to build a run's conversation. */

@@ -15,8 +15,8 @@ import {
   providerResults,
   providerTools,
 } from '@dsh/tools-providers'
-import type { Conversation, ConversationTurn } from '../conversation'
-import type { ChatMessage, Model } from '../model'
+import type { Conversation, ConversationTurn } from './conversation'
+import type { ChatMessage, Model } from './model'
 import type { WireCodec, WireEntry } from './wire-codec'
 
 /** What a {@link WireConversation} needs. */

@@ -2,7 +2,7 @@
  * The four providers' response shapes, as their API references document them (OpenAI
  * `ChatCompletion` and `Response`, Anthropic `Message`, Gemini `GenerateContentResponse`).
  */
-import type { AssistantTurn } from '../model'
+import type { AssistantTurn } from './model'
 import { argumentText, type WireCodec } from './wire-codec'
 
 export const openAIChatCodec: WireCodec<'openai-chat'> = {

@@ -6,7 +6,7 @@
  * `@dsh/tools-providers` alone.
  */
 import type { Provider, ProviderWire } from '@dsh/tools-providers'
-import type { AssistantTurn } from '../model'
+import type { AssistantTurn } from './model'
 
 /** A conversation entry of provider `P`: whatever its API takes as a message / input item / content. */
 export type WireEntry = Record<string, unknown>
