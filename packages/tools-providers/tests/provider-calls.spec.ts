@@ -156,6 +156,37 @@ describe('providerCalls', () => {
     })
   })
 
+  it('a response of another shape is a TypeError naming what is missing, not a crash inside', () => {
+    expect(() => providerCalls('openai-chat', {} as never)).toThrow(
+      "providerCalls('openai-chat'): the response has no `choices` array — is it a openai-chat response?",
+    )
+    // an Anthropic message handed to the Responses reader
+    expect(() => providerCalls('openai-responses', anthropicParallel as never)).toThrow(/no `output` array/)
+    expect(() => providerCalls('anthropic', chatToolCall as never)).toThrow(/no `content` array/)
+    expect(() => providerCalls('gemini', { candidates: 'x' } as never)).toThrow(/no `candidates` array/)
+    expect(() => providerCalls('anthropic', null as never)).toThrow(TypeError)
+    expect(() =>
+      providerCalls('openai-responses', {
+        output: [{ type: 'function_call', call_id: 7, name: 'x', arguments: '{}' }],
+      } as never),
+    ).toThrow("providerCalls('openai-responses'): `output[].call_id` must be a string (got number)")
+  })
+
+  it('argument objects (some compatible servers send them) pass as they are', () => {
+    const [call] = providerCalls('openai-chat', {
+      choices: [
+        {
+          message: {
+            tool_calls: [
+              { id: 'o', type: 'function', function: { name: 'get_time', arguments: { timezone: 'UTC' } } },
+            ],
+          },
+        },
+      ],
+    } as never)
+    expect(call).toMatchObject({ arguments: { timezone: 'UTC' } })
+  })
+
   it('a response without calls gives none; an unknown provider is a TypeError', () => {
     expect(providerCalls('openai-chat', { choices: [{ message: { tool_calls: null } }] })).toEqual([])
     expect(providerCalls('openai-chat', { choices: [] })).toEqual([])

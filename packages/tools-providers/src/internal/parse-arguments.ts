@@ -19,8 +19,9 @@ export function parseArgumentText(text: string): ParsedArgumentText {
 }
 
 /**
- * Arguments a provider already parsed (Anthropic `input`, Gemini `args`): objects pass as they
- * are; a string is argument text a client accumulated from a stream, parsed like any other.
+ * A call's arguments as the response holds them: text (OpenAI's `arguments`, or Anthropic
+ * `input` a client accumulated from a stream) is parsed; an already parsed value (Anthropic
+ * `input`, Gemini `args`, an object some compatible servers send) passes as it is.
  */
 export function parsedOrText(input: unknown): ParsedArgumentText {
   if (typeof input === 'string') return parseArgumentText(input)

@@ -7,9 +7,11 @@
  */
 import { contextTexts, modelContent } from '../internal/model-content'
 import { parsedOrText } from '../internal/parse-arguments'
+import { listAt, textAt } from '../internal/response-shape'
 import type { WireFormat } from '../internal/wire-format'
 import type {
   AnthropicImageMediaType,
+  AnthropicResponse,
   AnthropicTool,
   AnthropicToolResultBlock,
   AnthropicUserMessage,
@@ -30,9 +32,15 @@ export const anthropic: WireFormat<'anthropic'> = {
     })),
   calls(response, dialect) {
     const calls: ProviderCall[] = []
-    for (const block of response.content) {
-      if (block.type !== 'tool_use' || !('input' in block)) continue
-      calls.push({ callId: block.id, name: block.name, dialect, ...parsedOrText(block.input) })
+    for (const entry of listAt('anthropic', response?.content, 'content')) {
+      const block = entry as AnthropicResponse['content'][number]
+      if (block?.type !== 'tool_use' || !('input' in block)) continue
+      calls.push({
+        callId: textAt('anthropic', block.id, 'content[].id'),
+        name: textAt('anthropic', block.name, 'content[].name'),
+        dialect,
+        ...parsedOrText(block.input),
+      })
     }
     return calls
   },

@@ -8,8 +8,15 @@
  */
 import { contextTexts, modelContent, textOf } from '../internal/model-content'
 import { parsedOrText } from '../internal/parse-arguments'
+import { listAt, textAt } from '../internal/response-shape'
 import type { WireFormat } from '../internal/wire-format'
-import type { GeminiFunctionResponsePart, GeminiSchema, GeminiUserContent, ProviderCall } from '../types'
+import type {
+  GeminiFunctionResponsePart,
+  GeminiResponse,
+  GeminiSchema,
+  GeminiUserContent,
+  ProviderCall,
+} from '../types'
 
 export const gemini: WireFormat<'gemini'> = {
   defaultStrict: false,
@@ -29,11 +36,13 @@ export const gemini: WireFormat<'gemini'> = {
         ],
   calls(response, dialect) {
     const calls: ProviderCall[] = []
-    const parts = response.candidates?.[0]?.content?.parts ?? []
-    for (const part of parts) {
-      const call = part.functionCall
-      if (call === undefined) continue
-      const name = call.name ?? ''
+    const candidates =
+      response?.candidates === undefined ? [] : listAt('gemini', response.candidates, 'candidates')
+    const first = candidates[0] as NonNullable<GeminiResponse['candidates']>[number] | undefined
+    for (const part of first?.content?.parts ?? []) {
+      const call = part?.functionCall
+      if (call === undefined || call === null) continue
+      const name = textAt('gemini', call.name, 'functionCall.name')
       const parsed = parsedOrText(call.args)
       if (call.id !== undefined && call.id !== '') calls.push({ callId: call.id, name, dialect, ...parsed })
       else calls.push({ callId: `gemini_call_${calls.length}`, name, dialect, ...parsed, generatedId: true })

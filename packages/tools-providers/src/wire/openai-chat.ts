@@ -6,11 +6,17 @@
  * tool message says where its images went. A user message between two tool messages would
  * break the assistant → tool messages sequence the API requires, hence after all of them.
  */
-
 import { contextTexts, dataUrl, modelContent, textOf } from '../internal/model-content'
-import { parseArgumentText } from '../internal/parse-arguments'
+import { parsedOrText } from '../internal/parse-arguments'
+import { listAt, textAt } from '../internal/response-shape'
 import type { WireFormat } from '../internal/wire-format'
-import type { OpenAIChatToolMessage, OpenAIChatUserMessage, ProviderCall, WireObject } from '../types'
+import type {
+  OpenAIChatResponse,
+  OpenAIChatToolMessage,
+  OpenAIChatUserMessage,
+  ProviderCall,
+  WireObject,
+} from '../types'
 
 export const openAIChat: WireFormat<'openai-chat'> = {
   defaultStrict: true,
@@ -27,11 +33,18 @@ export const openAIChat: WireFormat<'openai-chat'> = {
     })),
   calls(response, dialect) {
     const calls: ProviderCall[] = []
-    for (const call of response.choices[0]?.message.tool_calls ?? []) {
+    const choice = listAt('openai-chat', response?.choices, 'choices')[0] as
+      | OpenAIChatResponse['choices'][number]
+      | undefined
+    for (const call of choice?.message?.tool_calls ?? []) {
       // custom (free-text) tools are the caller's own: no definition of ours produces them
       if (call.type !== 'function' || !('function' in call)) continue
-      const parsed = parseArgumentText(call.function.arguments)
-      calls.push({ callId: call.id, name: call.function.name, dialect, ...parsed })
+      calls.push({
+        callId: textAt('openai-chat', call.id, 'tool_calls[].id'),
+        name: textAt('openai-chat', call.function.name, 'tool_calls[].function.name'),
+        dialect,
+        ...parsedOrText(call.function.arguments),
+      })
     }
     return calls
   },

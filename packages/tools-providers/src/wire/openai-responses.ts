@@ -6,10 +6,12 @@
  * follow as one user message.
  */
 import { contextTexts, dataUrl, modelContent, textOf } from '../internal/model-content'
-import { parseArgumentText } from '../internal/parse-arguments'
+import { parsedOrText } from '../internal/parse-arguments'
+import { listAt, textAt } from '../internal/response-shape'
 import type { WireFormat } from '../internal/wire-format'
 import type {
   OpenAIResponsesFunctionCallOutput,
+  OpenAIResponsesResponse,
   OpenAIResponsesUserMessage,
   ProviderCall,
   WireObject,
@@ -30,9 +32,15 @@ export const openAIResponses: WireFormat<'openai-responses'> = {
     })),
   calls(response, dialect) {
     const calls: ProviderCall[] = []
-    for (const item of response.output) {
-      if (item.type !== 'function_call' || !('call_id' in item)) continue
-      calls.push({ callId: item.call_id, name: item.name, dialect, ...parseArgumentText(item.arguments) })
+    for (const entry of listAt('openai-responses', response?.output, 'output')) {
+      const item = entry as OpenAIResponsesResponse['output'][number]
+      if (item?.type !== 'function_call' || !('call_id' in item)) continue
+      calls.push({
+        callId: textAt('openai-responses', item.call_id, 'output[].call_id'),
+        name: textAt('openai-responses', item.name, 'output[].name'),
+        dialect,
+        ...parsedOrText(item.arguments),
+      })
     }
     return calls
   },
