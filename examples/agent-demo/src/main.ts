@@ -40,7 +40,7 @@ async function main(): Promise<number> {
     const run = await runDemo({
       mode,
       lang: options.lang,
-      ...(model ? { model } : {}),
+      ...(model ? { live: { model: model.name, conversation: (setup) => model.conversation(setup) } } : {}),
       ...(options.provider === undefined ? {} : { provider: options.provider }),
       write,
       style: { color: options.color },

@@ -9,7 +9,7 @@ import type { Conversation } from './conversation'
 import type { Model } from './model'
 import type { WireCodec } from './wire-codec'
 import { anthropicCodec, geminiCodec, openAIChatCodec, openAIResponsesCodec } from './wire-codecs'
-import { WireConversation } from './wire-conversation'
+import { scriptedResponder, WireConversation } from './wire-conversation'
 
 /** What an entry gets to build a run's conversation. */
 export interface ProviderSetup {
@@ -34,8 +34,21 @@ function wireProvider<P extends Provider>(
 ): DemoProvider {
   return {
     description,
-    conversation: (setup) => (system, task) =>
-      new WireConversation({ provider, codec, ...setup }, system, task),
+    conversation:
+      ({ ctx, agent, model }) =>
+      (system, task) =>
+        new WireConversation(
+          {
+            provider,
+            codec,
+            ctx,
+            ...(agent === undefined ? {} : { agent }),
+            model: `${model.name} via ${provider}`,
+            respond: scriptedResponder(model, codec),
+          },
+          system,
+          task,
+        ),
   }
 }
 

@@ -8,7 +8,7 @@ import type { CardStyle } from './cards'
 import type { Model } from './model'
 import type { PolicyLog } from './policy'
 import { createPrinter } from './printer'
-import { DEMO_PROVIDERS } from './provider-table'
+import { DEMO_PROVIDERS, type DemoProvider } from './provider-table'
 import { startDemoRuntime } from './runtime'
 import { ScriptedModel } from './scripted-model'
 import { type CodeLanguage, codeModeScript, INSTRUCTIONS, nativeScript, TASK } from './task'
@@ -27,6 +27,8 @@ export interface RunDemoOptions {
    * format through `@dsh/tools-providers`. Absent: the demo's own chat shape.
    */
   readonly provider?: string
+  /** A live model's conversation (`--openai`), used instead of the scripted model. */
+  readonly live?: { readonly model: string; readonly conversation: DemoProvider['conversation'] }
   /** Where printed lines go (default: nowhere). */
   readonly write?: (line: string) => void
   readonly style?: Partial<CardStyle>
@@ -71,6 +73,7 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoRunResult> {
       `unknown provider \`${options.provider}\` (expected ${Object.keys(DEMO_PROVIDERS).join(', ')})`,
     )
   }
+  const conversation = options.live?.conversation ?? provider?.conversation
   const workspace = await createWorkspace(options.mode)
   try {
     const before = await checkTestSuite(workspace)
@@ -87,10 +90,10 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoRunResult> {
         task: TASK,
         instructions: INSTRUCTIONS,
         agent: runtime.agent,
-        ...(provider === undefined
+        ...(conversation === undefined
           ? {}
           : {
-              conversation: provider.conversation({
+              conversation: conversation({
                 ctx: runtime.ctx,
                 model,
                 ...(runtime.agent === undefined ? {} : { agent: runtime.agent }),
@@ -109,7 +112,9 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoRunResult> {
     const after = await checkTestSuite(workspace)
     return {
       mode: options.mode,
-      model: provider === undefined ? model.name : `${model.name} via ${options.provider}`,
+      model:
+        options.live?.model ??
+        (provider === undefined ? model.name : `${model.name} via ${options.provider}`),
       workspace,
       events,
       outcome,
