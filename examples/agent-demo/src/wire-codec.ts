@@ -15,19 +15,48 @@ export type WireEntry = Record<string, unknown>
 export interface WireCodec<P extends Provider> {
   /** The entries a conversation starts with (the system prompt may live in the request instead). */
   start(system: string, task: string): WireEntry[]
-  /** The response the provider would return for `turn` (the `n`-th of the run). */
-  response(turn: AssistantTurn, n: number): ProviderWire[P]['response']
+  /**
+   * The response the provider would return for `turn` (the `n`-th of the run), offered
+   * `tools` (a strict-mode model fills every property, `null` for the ones it leaves out).
+   */
+  response(turn: AssistantTurn, n: number, tools: ProviderWire[P]['tools']): ProviderWire[P]['response']
   /** What of `response` goes back into the conversation as the assistant's turn. */
   assistant(response: ProviderWire[P]['response']): WireEntry[]
   /** Each tool result in `messages` (what `providerResults` wrote) as `[callId, text]`. */
   resultTexts(messages: readonly ProviderWire[P]['message'][]): [string, string][]
 }
 
-/** The scripted turn's calls with their arguments as JSON text, as the APIs send them. */
-export function argumentText(turn: AssistantTurn): { id: string; name: string; text: string }[] {
-  return turn.toolCalls.map((call) => ({
-    id: call.id,
-    name: call.name,
-    text: JSON.stringify(call.arguments),
-  }))
+/** A strict tool's name and the properties its schema requires (strict mode requires all). */
+export interface StrictTool {
+  readonly name: string
+  readonly strict: boolean
+  readonly required: readonly string[]
+}
+
+/**
+ * The scripted turn's calls with their arguments as JSON text, as the APIs send them. Under
+ * strict mode a model must give every property, so one it leaves out is sent as `null` (the
+ * pipeline reads that back as absent: the `openai-strict` dialect at work).
+ */
+export function argumentText(
+  turn: AssistantTurn,
+  strictTools: readonly StrictTool[] = [],
+): { id: string; name: string; text: string }[] {
+  const strict = new Map(strictTools.filter((tool) => tool.strict).map((tool) => [tool.name, tool.required]))
+  return turn.toolCalls.map((call) => {
+    const required = strict.get(call.name)
+    const args = call.arguments
+    if (required === undefined || typeof args !== 'object' || args === null || Array.isArray(args)) {
+      return { id: call.id, name: call.name, text: JSON.stringify(args) }
+    }
+    const filled: Record<string, unknown> = { ...args }
+    for (const name of required) if (!(name in filled)) filled[name] = null
+    return { id: call.id, name: call.name, text: JSON.stringify(filled) }
+  })
+}
+
+/** The required list of a wire schema (`[]` when it has none). */
+export function requiredOf(parameters: unknown): string[] {
+  const required = (parameters as { required?: unknown } | null)?.required
+  return Array.isArray(required) ? required.filter((name): name is string => typeof name === 'string') : []
 }

@@ -3,15 +3,22 @@
  * `ChatCompletion` and `Response`, Anthropic `Message`, Gemini `GenerateContentResponse`).
  */
 import type { AssistantTurn } from './model'
-import { argumentText, type WireCodec } from './wire-codec'
+import { argumentText, requiredOf, type WireCodec } from './wire-codec'
 
 export const openAIChatCodec: WireCodec<'openai-chat'> = {
   start: (system, task) => [
     { role: 'system', content: system },
     { role: 'user', content: task },
   ],
-  response: (turn: AssistantTurn, n) => {
-    const calls = argumentText(turn)
+  response: (turn: AssistantTurn, n, tools) => {
+    const calls = argumentText(
+      turn,
+      tools.map((tool) => ({
+        name: tool.function.name,
+        strict: tool.function.strict,
+        required: requiredOf(tool.function.parameters),
+      })),
+    )
     return {
       id: `chatcmpl-demo-${n}`,
       object: 'chat.completion',
@@ -51,7 +58,7 @@ export const openAIResponsesCodec: WireCodec<'openai-responses'> = {
     { type: 'message', role: 'developer', content: system },
     { type: 'message', role: 'user', content: task },
   ],
-  response: (turn, n) => ({
+  response: (turn, n, tools) => ({
     id: `resp_demo_${n}`,
     object: 'response',
     status: 'completed',
@@ -68,7 +75,14 @@ export const openAIResponsesCodec: WireCodec<'openai-responses'> = {
               content: [{ type: 'output_text', text: turn.text, annotations: [] }],
             },
           ]),
-      ...argumentText(turn).map((call) => ({
+      ...argumentText(
+        turn,
+        tools.map((tool) => ({
+          name: tool.name,
+          strict: tool.strict,
+          required: requiredOf(tool.parameters),
+        })),
+      ).map((call) => ({
         type: 'function_call' as const,
         id: `fc_${call.id}`,
         call_id: call.id,

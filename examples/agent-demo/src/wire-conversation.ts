@@ -51,7 +51,7 @@ export function scriptedResponder<P extends Provider>(model: Model, codec: WireC
   return async (request, signal) => {
     const turn = await model.next(request.chat, signal)
     const response = JSON.parse(
-      JSON.stringify(codec.response(turn, request.n)),
+      JSON.stringify(codec.response(turn, request.n, request.tools)),
     ) as ProviderWire[P]['response']
     return { response, text: turn.text }
   }

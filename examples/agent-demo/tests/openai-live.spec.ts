@@ -59,7 +59,7 @@ const server = createServer(async (request, response) => {
   requests.push({ tools: sent.tools ?? [], messages: sent.messages })
   const turn = await script.next(chatView(sent.messages, sent.tools ?? []), new AbortController().signal)
   response.setHeader('content-type', 'application/json')
-  response.end(JSON.stringify(openAIChatCodec.response(turn, requests.length)))
+  response.end(JSON.stringify(openAIChatCodec.response(turn, requests.length, (sent.tools ?? []) as never)))
 })
 
 beforeAll(async () => {

@@ -53,6 +53,22 @@ describe('agent demo --provider', { timeout: 240_000 }, () => {
     })
   }
 
+  it('openai-chat: a strict-mode null for an optional property reaches the tool as absent', async () => {
+    const run = await runDemo({ mode: 'native', provider: 'openai-chat' })
+    const reads = (run.outcome.wire ?? []).flatMap((entry) =>
+      (
+        (entry['tool_calls'] as
+          | { id: string; function: { name: string; arguments: string } }[]
+          | undefined) ?? []
+      ).filter((call) => call.function.name === 'read'),
+    )
+    // the model (strict mode) gave `limit: null`; the pipeline validated and ran it without one
+    const n2 = reads.find((call) => call.id === 'n2')!
+    expect(JSON.parse(n2.function.arguments)).toMatchObject({ file_path: 'package.json', limit: null })
+    const result = run.outcome.results.find((entry) => entry.call.id === 'n2')!.result
+    expect(result.isError).toBe(false)
+  })
+
   it('Code Mode: run_code through the provider format (anthropic)', async () => {
     const run = await runDemo({ mode: 'code', provider: 'anthropic' })
     expect(run.after.passed).toBe(true)
