@@ -11,7 +11,7 @@ const QUICK_EXCLUDE = [
   '**/deep-nesting.spec.ts',
   '**/codegen-full-schema.spec.ts',
   '**/to-provider-schema.spec.ts',
-  '**/tests/{demo,cli,readme-samples}.spec.ts',
+  '**/tests/{demo,cli,readme-samples,providers,openai-live}.spec.ts',
 ]
 
 /**

@@ -179,6 +179,31 @@ await ctx.fiber.dispose()
 console.log('AI SDK loop: ok (generateText → aiSdkTools → the pipeline)')
 `
 
+// @dsh/tools-providers: a documented Anthropic tool_use response through the published
+// helpers and the real pipeline, without any provider SDK installed.
+const PROVIDERS_PROGRAM = `import assert from 'node:assert/strict'
+import { Context } from '@deepseek-ai/cordis'
+import ToolRuntime, { defineTool } from '@dsh/tools-core'
+import { providerCalls, providerResults, providerTools } from '@dsh/tools-providers'
+
+const ctx = new Context()
+await ctx.plugin(ToolRuntime)
+ctx.tools.register(defineTool({
+  name: 'get_weather', description: 'Weather in a city',
+  parameters: { location: { type: 'string', required: true } },
+  output: { schema: { type: 'string' }, render: (_args, text) => [{ type: 'text', text }] },
+  execute: ({ location }) => 'sunny in ' + location,
+}))
+assert.equal(providerTools(ctx, 'openai-chat')[0].function.strict, true)
+const calls = providerCalls('anthropic', { content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { location: 'Paris' } }] })
+const results = await ctx.tools.executeBatch(calls.map((call) => ({ ...call, signal: AbortSignal.timeout(10_000) })))
+const { messages, pending } = providerResults('anthropic', calls, results)
+assert.deepEqual(pending, [])
+assert.deepEqual(messages[0].content[0], { type: 'tool_result', tool_use_id: 'toolu_1', is_error: false, content: [{ type: 'text', text: 'sunny in Paris' }] })
+await ctx.fiber.dispose()
+console.log('providers: ok (tools, calls and results in the published helpers)')
+`
+
 /** A program run against an install, and optionally type-checked against its .d.ts files. */
 export interface PackProgram {
   readonly file: string
@@ -217,5 +242,10 @@ export const PACK_PROGRAMS: readonly PackProgram[] = [
     file: 'ai-sdk.mjs',
     needs: ['@dsh/tools-ai-sdk', '@dsh/tools-core', '@dsh/tools-schema'],
     source: AI_SDK_PROGRAM,
+  },
+  {
+    file: 'providers.mjs',
+    needs: ['@dsh/tools-core', '@dsh/tools-schema', '@dsh/tools-providers'],
+    source: PROVIDERS_PROGRAM,
   },
 ]

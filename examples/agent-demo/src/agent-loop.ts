@@ -12,13 +12,14 @@ import type {
   JsonValue,
   ScopeKey,
   ToolCallView,
-  ToolContent,
   ToolExecutionInput,
   ToolExecutionMode,
   ToolExecutionResult,
   ToolResultRecord,
   ToolResultView,
 } from '@dsh/tools-core'
+import { contentText } from './content-text'
+import { ChatConversation, type Conversation } from './conversation'
 import type { ChatMessage, Model, ToolCallRequest } from './model'
 import { ProgressLog } from './progress-log'
 
@@ -73,6 +74,11 @@ export type LoopEvent =
 export interface AgentLoopOptions {
   readonly ctx: Context
   readonly model: Model
+  /**
+   * The conversation in a provider's wire format (`provider-table.ts`); default: the demo's chat shape
+   * over `model`. Built from the system prompt and the task.
+   */
+  readonly conversation?: (system: string, task: string) => Conversation
   /** The user's request. */
   readonly task: string
   /** Extra system instructions placed before the registry's sections. */
@@ -90,13 +96,12 @@ export interface AgentLoopOutcome {
   readonly turns: number
   readonly finalText: string
   readonly messages: readonly ChatMessage[]
+  /** The conversation in a provider's wire format (`--provider` runs only). */
+  readonly wire?: readonly Record<string, unknown>[]
   readonly results: readonly { readonly call: ToolCallRequest; readonly result: ToolExecutionResult }[]
 }
 
-/** The text a result shows the model (image parts become a placeholder). */
-export function contentText(content: ToolContent): string {
-  return content.map((part) => (part.type === 'text' ? part.text : `[image ${part.mediaType}]`)).join('\n')
-}
+export { contentText }
 
 /** The `[elided …]` markers a result budget left in `text` (a cut text part's `…[elided …]…`). */
 export function elisionMarkers(text: string): string[] {
@@ -226,6 +231,13 @@ export class SubCallLog {
   }
 }
 
+/** The outcome's record of the conversation: chat messages, and the wire entries when there are. */
+function transcript(conversation: Conversation): Pick<AgentLoopOutcome, 'messages' | 'wire'> {
+  return conversation.wire === undefined
+    ? { messages: conversation.messages }
+    : { messages: conversation.messages, wire: conversation.wire }
+}
+
 /** Run the loop until the model answers without tool calls (or `maxTurns` is reached). */
 export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoopOutcome> {
   const { ctx, model, agent, signal, report } = options
@@ -236,10 +248,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     tools: assembly.tools.map((tool) => tool.name),
     sections: sections.map((section) => ({ id: section.id, chars: section.text.length })),
   })
-  const messages: ChatMessage[] = [
-    { role: 'system', content: text },
-    { role: 'user', content: options.task },
-  ]
+  const conversation =
+    options.conversation?.(text, options.task) ?? new ChatConversation(model, text, options.task)
   const results: { call: ToolCallRequest; result: ToolExecutionResult }[] = []
   const maxTurns = options.maxTurns ?? 12
   let tools = assembly.tools
@@ -253,17 +263,14 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       }
       tools = next.tools
     }
-    const reply = await model.next({ messages, tools }, signal)
-    messages.push({ role: 'assistant', content: reply.text, toolCalls: reply.toolCalls })
-    if (reply.toolCalls.length === 0) {
+    const reply = await conversation.next(tools, signal)
+    if (reply.calls.length === 0) {
       report({ type: 'final', turn, text: reply.text })
-      return { turns: turn, finalText: reply.text, messages, results }
+      return { turns: turn, finalText: reply.text, ...transcript(conversation), results }
     }
     if (reply.text) report({ type: 'assistant', turn, text: reply.text })
-    const inputs: ToolExecutionInput[] = reply.toolCalls.map((call) => ({
-      callId: call.id,
-      name: call.name,
-      arguments: call.arguments,
+    const inputs: ToolExecutionInput[] = reply.calls.map((call) => ({
+      ...call.input,
       signal,
       ...(agent === undefined ? {} : { agent }),
     }))
@@ -285,11 +292,11 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     } finally {
       for (const stop of stops) stop()
     }
-    const contexts: ChatMessage[] = []
-    reply.toolCalls.forEach((call, index) => {
+    reply.calls.forEach((call, index) => {
       const result = batch[index]
       if (result === undefined) throw new Error(`executeBatch returned no result for ${call.id}`)
-      results.push({ call, result })
+      const { input: _input, ...request } = call
+      results.push({ call: request, result })
       report({
         type: 'call',
         callId: call.id,
@@ -299,8 +306,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       subCalls.flush(ctx, call.id, agent, report)
       for (const text of progress.of(call.id)) report({ type: 'progress', callId: call.id, text })
       // the card is drawn from the tool's value; the model sees the (possibly budgeted) content
-      const content = contentText(result.content)
-      const elided = elisionMarkers(content)
+      const elided = elisionMarkers(contentText(result.content))
       report({
         type: 'result',
         callId: call.id,
@@ -310,17 +316,17 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
         ...(result.isError && result.error.info ? { code: result.error.info.code } : {}),
         ...(elided.length > 0 ? { elided } : {}),
       })
-      messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content, isError: result.isError })
       for (const context of result.additionalContexts ?? []) {
         report({ type: 'context', source: context.source, text: context.text })
-        contexts.push({
-          role: 'user',
-          content: `<context source="${context.source}">\n${context.text}\n</context>`,
-        })
       }
     })
-    messages.push(...contexts)
+    conversation.answer(reply, batch)
   }
   report({ type: 'final', turn: maxTurns, text: '(stopped: turn limit reached)' })
-  return { turns: maxTurns, finalText: '(stopped: turn limit reached)', messages, results }
+  return {
+    turns: maxTurns,
+    finalText: '(stopped: turn limit reached)',
+    messages: conversation.messages,
+    results,
+  }
 }

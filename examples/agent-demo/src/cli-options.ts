@@ -4,6 +4,7 @@
  */
 import { parseArgs } from 'node:util'
 import type { ToolPresentationMode } from '@dsh/tools-core'
+import { DEMO_PROVIDERS } from './provider-table'
 import type { CodeLanguage } from './task'
 
 /** What the command line asked for. */
@@ -13,8 +14,8 @@ export interface DemoOptions {
   /** The language of Code Mode programs (`--lang`). */
   readonly lang: CodeLanguage
   readonly openai: boolean
-  /** `--provider`: run the loop through that stack's wire format (see `PROVIDER_LOOPS`). */
-  readonly provider: DemoProvider | undefined
+  /** `--provider`: the stack the scripted turns travel through (a `DEMO_PROVIDERS` name). */
+  readonly provider?: string
   readonly color: boolean
   readonly keep: boolean
 }
@@ -35,12 +36,6 @@ const MODES: Record<string, readonly ToolPresentationMode[]> = {
 /** The values `--mode` accepts, in the order the docs list them (the docs check compares them). */
 export const DEMO_MODES: readonly string[] = Object.freeze(Object.keys(MODES))
 
-/** The values `--provider` accepts (the loops are in provider-loops.ts, loaded only when used). */
-export const DEMO_PROVIDERS = Object.freeze(['ai-sdk'] as const)
-
-/** One `--provider` value. */
-export type DemoProvider = (typeof DEMO_PROVIDERS)[number]
-
 /** `pnpm demo -- --help`. */
 export const USAGE = `Usage: pnpm demo [-- options]
 
@@ -54,8 +49,10 @@ Options:
                   program; python runs it on @dsh/code-runtime-pyodide (a Pyodide interpreter)
   --openai        use an OpenAI-compatible endpoint instead of the scripted model
                   (needs OPENAI_API_KEY and OPENAI_BASE_URL; OPENAI_MODEL is optional)
-  --provider <p>  ${DEMO_PROVIDERS.join(' | ')}: run the same turns through that stack
-                  (ai-sdk: the Vercel AI SDK's generateText over @dsh/tools-ai-sdk)
+  --provider <p>  ${Object.keys(DEMO_PROVIDERS).join(' | ')}: the scripted turns
+                  through that stack — a provider's wire format (tool list, calls, results)
+                  through @dsh/tools-providers, or ai-sdk: the Vercel AI SDK's generateText
+                  over @dsh/tools-ai-sdk
   --no-color      no ANSI colours (also off when stdout is not a TTY or NO_COLOR is set)
   --keep          keep the temp workspaces and print their paths
   -h, --help      print this text and exit`
@@ -88,15 +85,21 @@ export function parseDemoOptions(
     throw new UsageError(`--lang must be typescript or python (got '${lang}')`)
   }
   const provider = values.provider
-  if (provider !== undefined && !(DEMO_PROVIDERS as readonly string[]).includes(provider)) {
-    throw new UsageError(`--provider must be ${DEMO_PROVIDERS.join(', ')} (got '${provider}')`)
+  if (provider !== undefined && !Object.hasOwn(DEMO_PROVIDERS, provider)) {
+    const names = Object.keys(DEMO_PROVIDERS)
+    throw new UsageError(
+      `--provider must be ${names.slice(0, -1).join(', ')} or ${names.at(-1)} (got '${provider}')`,
+    )
+  }
+  if (provider !== undefined && values.openai === true) {
+    throw new UsageError('--provider replays scripted turns; it does not combine with --openai')
   }
   return {
     help: values.help === true,
     modes,
     lang,
     openai: values.openai === true,
-    provider: provider as DemoProvider | undefined,
+    ...(provider === undefined ? {} : { provider }),
     color: values['no-color'] !== true && isTTY && !env['NO_COLOR'],
     keep: values.keep === true,
   }

@@ -5,7 +5,7 @@
  * only when the project's tests pass after every run, 1 when they do not (or the run broke),
  * 2 on a usage error. Errors are one line on stderr (`DEBUG=1` adds the stack).
  *
- *   node --import tsx examples/agent-demo/src/main.ts [--mode native|code|both|all] [--lang typescript|python] [--openai] [--provider ai-sdk] [--no-color] [--keep] [--help]
+ *   node --import tsx examples/agent-demo/src/main.ts [--mode native|code|both|all] [--lang typescript|python] [--openai | --provider openai-chat|openai-responses|anthropic|gemini|ai-sdk] [--no-color] [--keep] [--help]
  */
 import { parseDemoOptions, USAGE, UsageError } from './cli-options'
 import type { DemoRunResult } from './run-demo'
@@ -35,18 +35,16 @@ async function main(): Promise<number> {
       mode === 'native'
         ? 'native function calling (executeBatch)'
         : `mode ${mode} (run_code, ${options.lang === 'python' ? 'Python on Pyodide' : 'TypeScript'})`
-    for (const line of heading(
-      options.provider ? `${title} — through --provider ${options.provider}` : title,
-    ))
-      write(line)
+    const via = options.provider === undefined ? '' : ` — through --provider ${options.provider}`
+    for (const line of heading(`${title}${via}`)) write(line)
     const run = await runDemo({
       mode,
       lang: options.lang,
-      ...(model ? { model } : {}),
+      ...(model ? { live: { model: model.name, loop: model.loop } } : {}),
       write,
       style: { color: options.color },
       keepWorkspace: options.keep,
-      ...(options.provider ? { provider: options.provider } : {}),
+      ...(options.provider === undefined ? {} : { provider: options.provider }),
     })
     runs.push(run)
     write('')

@@ -1,11 +1,15 @@
 /**
- * An optional adapter for a real OpenAI-compatible chat-completions endpoint, so the same loop
- * can run with a live model: `pnpm demo -- --openai` with OPENAI_API_KEY, OPENAI_BASE_URL
- * (e.g. `https://api.example.com/v1`) and optionally OPENAI_MODEL set. Never required, never
- * used by tests; it uses only `fetch`.
+ * An optional live model: any OpenAI-compatible chat-completions endpoint, so the same loop can
+ * run with a real model: `pnpm demo -- --openai` with OPENAI_API_KEY, OPENAI_BASE_URL (e.g.
+ * `https://api.example.com/v1`) and optionally OPENAI_MODEL set. The conversation goes through
+ * `@dsh/tools-providers` like `--provider openai-chat`: strict function tools in the
+ * openai-strict dialect, calls read back (malformed JSON → INVALID_ARGS), results as tool
+ * messages. Never required, never used by tests against a real endpoint; it uses only `fetch`.
  */
-import type { JsonValue } from '@dsh/tools-core'
-import type { AssistantTurn, ChatMessage, Model, ModelRequest, ToolCallRequest } from './model'
+import type { OpenAIChatResponse } from '@dsh/tools-providers'
+import { type AgentLoopOptions, type AgentLoopOutcome, runAgentLoop } from './agent-loop'
+import { openAIChatCodec } from './wire-codecs'
+import { type Responder, WireConversation } from './wire-conversation'
 
 /** Settings of {@link OpenAIChatModel}. */
 export interface OpenAIChatModelOptions {
@@ -16,53 +20,13 @@ export interface OpenAIChatModelOptions {
   readonly temperature?: number
 }
 
-interface WireToolCall {
-  readonly id: string
-  readonly type: 'function'
-  readonly function: { readonly name: string; readonly arguments: string }
+interface WireResponse extends OpenAIChatResponse {
+  readonly choices: readonly { readonly message: { readonly content?: string | null } }[] &
+    OpenAIChatResponse['choices']
 }
 
-interface WireResponse {
-  readonly choices?: readonly {
-    readonly message?: { readonly content?: string | null; readonly tool_calls?: readonly WireToolCall[] }
-  }[]
-}
-
-function toWire(message: ChatMessage): Record<string, unknown> {
-  switch (message.role) {
-    case 'system':
-    case 'user':
-      return { role: message.role, content: message.content }
-    case 'assistant':
-      return {
-        role: 'assistant',
-        content: message.content || null,
-        ...(message.toolCalls.length
-          ? {
-              tool_calls: message.toolCalls.map((call) => ({
-                id: call.id,
-                type: 'function',
-                function: { name: call.name, arguments: JSON.stringify(call.arguments) },
-              })),
-            }
-          : {}),
-      }
-    case 'tool':
-      return { role: 'tool', tool_call_id: message.toolCallId, content: message.content }
-  }
-}
-
-function parseArguments(text: string): JsonValue {
-  try {
-    return JSON.parse(text) as JsonValue
-  } catch {
-    // hand the raw text on: the registry answers with INVALID_ARGS and the model can retry
-    return text
-  }
-}
-
-/** A {@link Model} backed by `POST {baseUrl}/chat/completions`. */
-export class OpenAIChatModel implements Model {
+/** A live chat-completions endpoint, as the loop's conversation (`POST {baseUrl}/chat/completions`). */
+export class OpenAIChatModel {
   readonly name: string
   private readonly options: OpenAIChatModelOptions
 
@@ -79,7 +43,8 @@ export class OpenAIChatModel implements Model {
     return new OpenAIChatModel({ apiKey, baseUrl, model: env['OPENAI_MODEL'] ?? 'gpt-4o-mini' })
   }
 
-  async next(request: ModelRequest, signal: AbortSignal): Promise<AssistantTurn> {
+  /** One request: the wire conversation and the strict tools, as the endpoint takes them. */
+  readonly respond: Responder<'openai-chat'> = async ({ wire, tools }, signal) => {
     const response = await fetch(`${this.options.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
       method: 'POST',
       signal,
@@ -87,22 +52,36 @@ export class OpenAIChatModel implements Model {
       body: JSON.stringify({
         model: this.options.model,
         temperature: this.options.temperature ?? 0,
-        messages: request.messages.map(toWire),
-        tools: request.tools.map((tool) => ({
-          type: 'function',
-          function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-        })),
+        messages: wire,
+        ...(tools.length > 0 ? { tools } : {}),
       }),
     })
     if (!response.ok) throw new Error(`chat endpoint answered ${response.status}: ${await response.text()}`)
-    const body = (await response.json()) as WireResponse
+    const body = (await response.json()) as Partial<WireResponse>
     const message = body.choices?.[0]?.message
     if (!message) throw new Error('chat endpoint returned no choices')
-    const toolCalls: ToolCallRequest[] = (message.tool_calls ?? []).map((call) => ({
-      id: call.id,
-      name: call.function.name,
-      arguments: parseArguments(call.function.arguments),
-    }))
-    return { text: message.content ?? '', toolCalls }
+    return { response: body as WireResponse, text: message.content ?? '' }
   }
+
+  /**
+   * Run the demo's loop against this endpoint: the loop's options with a conversation in the
+   * OpenAI Chat wire format (the scripted model of the options is not used).
+   */
+  readonly loop = (options: AgentLoopOptions): Promise<AgentLoopOutcome> =>
+    runAgentLoop({
+      ...options,
+      conversation: (system, task) =>
+        new WireConversation(
+          {
+            provider: 'openai-chat',
+            codec: openAIChatCodec,
+            ctx: options.ctx,
+            ...(options.agent === undefined ? {} : { agent: options.agent }),
+            model: this.name,
+            respond: this.respond,
+          },
+          system,
+          task,
+        ),
+    })
 }

@@ -5,10 +5,10 @@
 import type { ToolPresentationMode } from '@dsh/tools-core'
 import { type AgentLoopOutcome, type LoopEvent, runAgentLoop } from './agent-loop'
 import type { CardStyle } from './cards'
-import type { DemoProvider } from './cli-options'
 import type { Model } from './model'
 import type { PolicyLog } from './policy'
 import { createPrinter } from './printer'
+import { DEMO_PROVIDERS, type DemoProvider } from './provider-table'
 import { startDemoRuntime } from './runtime'
 import { ScriptedModel } from './scripted-model'
 import { type CodeLanguage, codeModeScript, INSTRUCTIONS, nativeScript, TASK } from './task'
@@ -22,13 +22,19 @@ export interface RunDemoOptions {
   readonly lang?: CodeLanguage
   /** Defaults to the scripted model for the mode. */
   readonly model?: Model
+  /**
+   * A `--provider` name (`DEMO_PROVIDERS`): the model's turns travel through that stack — a
+   * provider's wire format through `@dsh/tools-providers`, or the AI SDK. Absent: the demo's
+   * own chat shape.
+   */
+  readonly provider?: string
+  /** A live model (`--openai`) and the loop that talks to it, used instead of the scripted model. */
+  readonly live?: { readonly model: string; readonly loop: DemoProvider['loop'] }
   /** Where printed lines go (default: nowhere). */
   readonly write?: (line: string) => void
   readonly style?: Partial<CardStyle>
   /** Keep the temp workspace (its path is in the result). */
   readonly keepWorkspace?: boolean
-  /** Run the loop through another stack's wire format (`--provider`); default the demo's own loop. */
-  readonly provider?: DemoProvider
 }
 
 /** Everything a run produced. */
@@ -59,6 +65,16 @@ export function scriptedModelFor(mode: ToolPresentationMode, lang: CodeLanguage 
 export async function runDemo(options: RunDemoOptions): Promise<DemoRunResult> {
   const write = options.write ?? (() => {})
   const model = options.model ?? scriptedModelFor(options.mode, options.lang)
+  const provider = options.provider === undefined ? undefined : DEMO_PROVIDERS[options.provider]
+  if (
+    options.provider !== undefined &&
+    (provider === undefined || !Object.hasOwn(DEMO_PROVIDERS, options.provider))
+  ) {
+    throw new Error(
+      `unknown provider \`${options.provider}\` (expected ${Object.keys(DEMO_PROVIDERS).join(', ')})`,
+    )
+  }
+  const loop = options.live?.loop ?? provider?.loop ?? runAgentLoop
   const workspace = await createWorkspace(options.mode)
   try {
     const before = await checkTestSuite(workspace)
@@ -69,10 +85,6 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoRunResult> {
     const started = performance.now()
     let outcome: AgentLoopOutcome
     try {
-      const loop =
-        options.provider === undefined
-          ? runAgentLoop
-          : (await import('./provider-loops')).PROVIDER_LOOPS[options.provider]!
       outcome = await loop({
         ctx: runtime.ctx,
         model,
@@ -92,7 +104,9 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoRunResult> {
     const after = await checkTestSuite(workspace)
     return {
       mode: options.mode,
-      model: model.name,
+      model:
+        options.live?.model ??
+        (provider === undefined ? model.name : `${model.name} via ${options.provider}`),
       workspace,
       events,
       outcome,

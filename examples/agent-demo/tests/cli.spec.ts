@@ -47,6 +47,7 @@ describe('demo command line', { concurrent: true }, () => {
     expect(outcome.stdout).not.toContain('prompt assembly')
     expect(outcome.stdout).toBe(`${USAGE}\n`)
     expect(parseDemoOptions(['--', '-h']).help).toBe(true)
+    expect(parseDemoOptions(['--provider', 'gemini']).provider).toBe('gemini')
   }, 60_000)
 
   it('a bad command line prints one line and exits 2', async () => {
@@ -64,6 +65,11 @@ describe('demo command line', { concurrent: true }, () => {
     [['--mode', 'weird'], /--mode must be native, code, both or all \(got 'weird'\)/],
     [['--lang', 'ruby'], /--lang must be typescript or python \(got 'ruby'\)/],
     [['stray'], /positional argument/i],
+    [
+      ['--provider', 'cohere'],
+      /--provider must be openai-chat, openai-responses, anthropic, gemini or ai-sdk \(got 'cohere'\)/,
+    ],
+    [['--provider', 'anthropic', '--openai'], /does not combine with --openai/],
   ])('a bad command line %j is a one-line UsageError', (args, message) => {
     let error: unknown
     try {
