@@ -14,7 +14,8 @@ import type {
 } from '@dsh/tools-core'
 import { CallScheduler, RESERVED_TOOL_NAME } from '@dsh/tools-core'
 import type { DispatchEventPort, ToolRuntimePort } from './bridge-ports'
-import type { CodeRunHost, CodeRunOutcome, CodeRuntime } from './code-runtime'
+import type { CodeRunHost, CodeRunOutcome, CodeRunReads, CodeRuntime } from './code-runtime'
+import type { ReplayAnswer, RunJournal } from './durable/run-journal'
 import { ToolCallError } from './errors'
 import {
   type AdmittedArguments,
@@ -32,6 +33,14 @@ import { unknownBindingMessage } from './unknown-binding-message'
  * about 40,000 values of such work, whatever the batch.
  */
 export const SUB_CALL_NODES_PER_TURN = 20_000
+
+/**
+ * How long (ms) a suspending run's program keeps running with no sub-call of it running, before
+ * it is stopped: the time its other calls of the same moment (`Promise.all` siblings) have to
+ * reach the host. It bounds only how many approvals one suspension collects, never what the
+ * ledger records: a call that arrives later is asked on resume instead.
+ */
+export const SUSPEND_QUIET_MS = 100
 
 /** What a bridge needs from its surroundings. */
 export interface BridgeEnvironment {
@@ -67,9 +76,19 @@ function describe(error: unknown): string {
 
 /** The host of one run. Created per `run_code` execution; implements {@link CodeRunHost}. */
 export class CodeRunBridge implements CodeRunHost {
-  /** The run-scoped signal: follows the outer signal and aborts when the run settles. */
+  /**
+   * The program's signal: follows the run-scoped signal (the outer signal, the run's end), and
+   * also aborts when the run suspends or diverges — the program stops, its sub-calls still
+   * running may settle.
+   */
   readonly signal: AbortSignal
+  /** The nondeterministic reads' replay and record, when the run keeps a journal. */
+  readonly reads?: CodeRunReads
+  /** The run-scoped signal sub-calls get: aborts when the run settles. */
   private readonly controller = new AbortController()
+  private readonly program = new AbortController()
+  /** Approval tickets being resumed for calls the ledger answers (drained like started calls). */
+  private readonly resuming = new Set<Promise<unknown>>()
   private readonly pool: CallScheduler<SubCall>
   private readonly admission: SubCallAdmission
   private readonly turns = new TurnBudget(SUB_CALL_NODES_PER_TURN)
@@ -77,6 +96,10 @@ export class CodeRunBridge implements CodeRunHost {
   private readonly contexts: [number, readonly AdditionalContext[]][] = []
   private submitted = 0
   private ended = false
+  /** Calls dispatched and not yet settled. */
+  private running = 0
+  private quietTimer: ReturnType<typeof setTimeout> | undefined
+  private latestTimer: ReturnType<typeof setTimeout> | undefined
   private readonly outerSignal: AbortSignal
   private readonly onOuterAbort = (): void => this.controller.abort(this.outerSignal.reason)
   private readonly onShutdown = (): void => this.controller.abort(new Error('tools-codemode was disposed'))
@@ -85,8 +108,18 @@ export class CodeRunBridge implements CodeRunHost {
     private readonly env: BridgeEnvironment,
     private readonly exec: ToolRunContext,
     toolNames: readonly string[],
+    private readonly journal?: RunJournal,
   ) {
-    this.signal = this.controller.signal
+    this.signal = this.program.signal
+    this.controller.signal.addEventListener(
+      'abort',
+      () => this.program.abort(this.controller.signal.reason),
+      {
+        once: true,
+      },
+    )
+    if (journal !== undefined)
+      this.reads = { replay: journal.replayReads, record: (values) => journal.recordReads(values) }
     this.outerSignal = exec.signal
     if (exec.signal.aborted) this.controller.abort(exec.signal.reason)
     else exec.signal.addEventListener('abort', this.onOuterAbort, { once: true })
@@ -149,6 +182,7 @@ export class CodeRunBridge implements CodeRunHost {
    */
   private refuseUnadmitted(name: string): Promise<never> | undefined {
     if (this.ended) return rejectWith(name, 'the run_code program has already finished')
+    if (this.program.signal.aborted) return rejectWith(String(name), 'the run_code program is stopping')
     const overLimit = this.admission.count()
     if (overLimit !== undefined) return rejectWith(String(name), overLimit.message)
     if (typeof name === 'string' && this.names.has(name)) return undefined
@@ -161,6 +195,11 @@ export class CodeRunBridge implements CodeRunHost {
     const admission = this.admission
     const snapshot = admitted.value
     const n = this.submitted + 1
+    const answer = this.journal?.replay(n, name, snapshot)
+    if (answer !== undefined) {
+      this.submitted = n
+      return this.answer(n, name, answer)
+    }
     const exec = this.exec
     const input: ToolExecutionInput =
       exec.agent === undefined
@@ -210,6 +249,70 @@ export class CodeRunBridge implements CodeRunHost {
   }
 
   /**
+   * The run suspends: the program stops once no sub-call of it has been running for
+   * {@link SUSPEND_QUIET_MS} — so siblings it issued alongside the asked call (`Promise.all`)
+   * reach the host and ask too, and are decided together — and at the latest `subCallDrainMs`
+   * after the first ask. Called again at every settle while suspending.
+   */
+  private suspending(): void {
+    if (this.program.signal.aborted) return
+    const stop = () => {
+      clearTimeout(this.quietTimer)
+      clearTimeout(this.latestTimer)
+      this.program.abort(new Error('the run suspended for approval'))
+    }
+    this.latestTimer ??= setTimeout(stop, this.env.limits.subCallDrainMs)
+    clearTimeout(this.quietTimer)
+    if (this.running === 0 && this.resuming.size === 0) this.quietTimer = setTimeout(stop, SUSPEND_QUIET_MS)
+  }
+
+  /** Answer call `n` from the ledger (see `RunJournal.replay`). */
+  private answer(n: number, name: string, answer: ReplayAnswer): Promise<JsonValue> {
+    switch (answer.kind) {
+      case 'value':
+        return Promise.resolve(answer.value)
+      case 'error':
+        return rejectWith(name, answer.message)
+      case 'diverged':
+        this.program.abort(new Error(answer.message))
+        return rejectWith(name, answer.message)
+      case 'resume': {
+        const resumed = this.resumeApproval(n, name, answer.ticket)
+        this.resuming.add(resumed)
+        const done = () => {
+          this.resuming.delete(resumed)
+          if (this.journal?.stop?.kind === 'suspend') this.suspending()
+        }
+        resumed.then(done, done)
+        return resumed
+      }
+    }
+  }
+
+  /**
+   * A ledger call that waited for approval: resume its ticket — the call runs for real exactly
+   * once, in whichever process resumes first; a denied one rejects with `DENIED` in its message.
+   */
+  private async resumeApproval(n: number, name: string, ticket: string): Promise<JsonValue> {
+    const resume = this.env.tools.resume
+    const result: ToolExecutionResult =
+      resume === undefined
+        ? { isError: true, error: { message: 'the tool runtime cannot resume approvals' }, content: [] }
+        : await resume.call(this.env.tools, ticket, { signal: this.controller.signal })
+    if (this.journal?.settled(n, result) === true) {
+      // Still undecided: the run suspends again; the program never sees this call settle.
+      this.suspending()
+      return new Promise<never>(() => {})
+    }
+    if (!result.isError) return result.value as JsonValue
+    const code = result.error.info?.code
+    throw new ToolCallError(
+      name,
+      code === 'DENIED' ? `DENIED: ${result.error.message}` : result.error.message,
+    )
+  }
+
+  /**
    * End the run: abort the run signal (sub-tools still running see it), abandon queued calls
    * (they never start and emit nothing), wait until every started call has settled, then
    * defer the collected sub-call contexts through the parent in dispatch order.
@@ -217,9 +320,13 @@ export class CodeRunBridge implements CodeRunHost {
   async settle(): Promise<void> {
     if (this.ended) return
     this.ended = true
+    clearTimeout(this.quietTimer)
+    clearTimeout(this.latestTimer)
     this.outerSignal.removeEventListener('abort', this.onOuterAbort)
     this.env.shutdown?.removeEventListener('abort', this.onShutdown)
-    this.controller.abort(new Error('run_code run settled'))
+    // A suspending run lets its started calls finish (they are recorded), bounded by the drain.
+    const suspending = this.journal?.stop?.kind === 'suspend'
+    if (!suspending) this.controller.abort(new Error('run_code run settled'))
     for (const call of this.pool.close()) {
       call.reject(
         new ToolCallError(call.input.name, 'the run_code program finished before this call started'),
@@ -228,6 +335,8 @@ export class CodeRunBridge implements CodeRunHost {
     // Calls still waiting for their turn: admissions now refuse, started calls see the abort.
     this.turns.flush()
     await this.drain()
+    this.journal?.freeze()
+    if (suspending) this.controller.abort(new Error('run_code run suspended'))
     const contexts = this.contexts
     if (contexts.length > 0) {
       contexts.sort((a, b) => a[0] - b[0])
@@ -245,7 +354,11 @@ export class CodeRunBridge implements CodeRunHost {
       timer = setTimeout(resolve, this.env.limits.subCallDrainMs)
     })
     try {
-      await Promise.race([this.pool.idle(), late])
+      const idle =
+        this.resuming.size === 0
+          ? this.pool.idle()
+          : Promise.all([this.pool.idle(), Promise.allSettled([...this.resuming])])
+      await Promise.race([idle, late])
     } finally {
       clearTimeout(timer)
     }
@@ -253,6 +366,7 @@ export class CodeRunBridge implements CodeRunHost {
 
   private async dispatch(call: SubCall): Promise<void> {
     const { input } = call
+    this.running++
     if (call.queuedBytes > 0) this.admission.dequeue(call.queuedBytes)
     const events = this.env.events
     const observed = events.listening('tool/code-dispatch-start') || events.listening('tool/code-dispatch')
@@ -269,6 +383,7 @@ export class CodeRunBridge implements CodeRunHost {
     }
     let result: ToolExecutionResult | undefined
     let thrown: unknown
+    this.journal?.started(call.n, input.name, input.arguments as JsonValue)
     try {
       result = await this.env.tools.execute(input)
     } catch (error) {
@@ -277,17 +392,26 @@ export class CodeRunBridge implements CodeRunHost {
     if (result === undefined) {
       const message = `tool runtime failed: ${describe(thrown)}`
       if (observed) this.emitResult(input, [{ type: 'text', text: `Error: ${message}` }], true, startTime)
+      this.running--
       this.admission.settled()
       this.pool.finish(call)
       call.reject(new ToolCallError(input.name, message))
+      if (this.journal?.stop?.kind === 'suspend') this.suspending()
       return
     }
     if (result.additionalContexts !== undefined && result.additionalContexts.length > 0) {
       this.contexts.push([call.n, result.additionalContexts])
     }
     if (observed) this.emitResult(input, result.content, result.isError, startTime)
+    this.running--
     this.admission.settled()
     this.pool.finish(call)
+    if (this.journal?.settled(call.n, result) === true) {
+      // The call waits for a person: the run suspends; the program never sees this call settle.
+      this.suspending()
+      return
+    }
+    if (this.journal?.stop?.kind === 'suspend') this.suspending()
     if (result.isError) call.reject(new ToolCallError(input.name, result.error.message))
     else call.resolve(result.value)
   }
@@ -327,9 +451,10 @@ export async function runThroughBridge(
   exec: ToolRunContext,
   code: string,
   description: string,
+  journal?: RunJournal,
 ): Promise<CodeRunOutcome> {
   const toolNames = bindingNames(env.tools, exec.agent)
-  const bridge = new CodeRunBridge(env, exec, toolNames)
+  const bridge = new CodeRunBridge(env, exec, toolNames, journal)
   try {
     return await env.runtime.run({ code, description, toolNames }, bridge)
   } catch (error) {
