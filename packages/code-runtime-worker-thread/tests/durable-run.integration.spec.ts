@@ -60,6 +60,22 @@ describe('a run_code program that asks for approval, in one process', () => {
     expect(bodyRuns(counter)).toEqual({ 'fetch 1': 1, 'fetch 2': 1, 'delete 1': 1, 'fetch 3': 1 })
   })
 
+  it('a Promise.all sibling still running when its neighbour asked settles into the ledger and is not run again', async () => {
+    const { ctx, counter } = await start()
+    const first = (await runProgram(
+      ctx,
+      `return await Promise.all([tools.fetch_item({ id: 5 }), tools.delete_item({ id: 5 })])`,
+    )) as ToolFailure
+    expect(first).toMatchObject({ error: { info: { code: 'APPROVAL_PENDING' } } })
+    expect(bodyRuns(counter)).toEqual({ 'fetch 5': 1 })
+    await ctx.approvals.decide(first.pending!.approvals![0]!.ticket, { approve: true, by: 'ana' })
+    expect(await resume(ctx, first.pending!.ticket)).toMatchObject({
+      isError: false,
+      value: { result: ['item-5', 'deleted-5'] },
+    })
+    expect(bodyRuns(counter)).toEqual({ 'fetch 5': 1, 'delete 5': 1 })
+  })
+
   it('replays Date.now, new Date() and Math.random with the values the suspended run read', async () => {
     const { ctx } = await start()
     const code = `
