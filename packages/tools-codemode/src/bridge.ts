@@ -15,6 +15,8 @@ import type {
 import { CallScheduler, RESERVED_TOOL_NAME } from '@dsh/tools-core'
 import type { DispatchEventPort, ToolRuntimePort } from './bridge-ports'
 import type { CodeRunHost, CodeRunOutcome, CodeRunReads, CodeRuntime } from './code-runtime'
+import { answerFromLedger, type LedgerAnswerContext } from './durable/ledger-answer'
+import { ProgramStop } from './durable/program-stop'
 import type { ReplayAnswer, RunJournal } from './durable/run-journal'
 import { ToolCallError } from './errors'
 import {
@@ -33,14 +35,6 @@ import { unknownBindingMessage } from './unknown-binding-message'
  * about 40,000 values of such work, whatever the batch.
  */
 export const SUB_CALL_NODES_PER_TURN = 20_000
-
-/**
- * How long (ms) a suspending run's program keeps running with no sub-call of it running, before
- * it is stopped: the time its other calls of the same moment (`Promise.all` siblings) have to
- * reach the host. It bounds only how many approvals one suspension collects, never what the
- * ledger records: a call that arrives later is asked on resume instead.
- */
-export const SUSPEND_QUIET_MS = 100
 
 /** What a bridge needs from its surroundings. */
 export interface BridgeEnvironment {
@@ -86,7 +80,7 @@ export class CodeRunBridge implements CodeRunHost {
   readonly reads?: CodeRunReads
   /** The run-scoped signal sub-calls get: aborts when the run settles. */
   private readonly controller = new AbortController()
-  private readonly program = new AbortController()
+  private readonly program: ProgramStop
   /** Approval tickets being resumed for calls the ledger answers (drained like started calls). */
   private readonly resuming = new Set<Promise<unknown>>()
   private readonly pool: CallScheduler<SubCall>
@@ -98,8 +92,6 @@ export class CodeRunBridge implements CodeRunHost {
   private ended = false
   /** Calls dispatched and not yet settled. */
   private running = 0
-  private quietTimer: ReturnType<typeof setTimeout> | undefined
-  private latestTimer: ReturnType<typeof setTimeout> | undefined
   private readonly outerSignal: AbortSignal
   private readonly onOuterAbort = (): void => this.controller.abort(this.outerSignal.reason)
   private readonly onShutdown = (): void => this.controller.abort(new Error('tools-codemode was disposed'))
@@ -110,14 +102,8 @@ export class CodeRunBridge implements CodeRunHost {
     toolNames: readonly string[],
     private readonly journal?: RunJournal,
   ) {
+    this.program = new ProgramStop(this.controller.signal, env.limits.subCallDrainMs)
     this.signal = this.program.signal
-    this.controller.signal.addEventListener(
-      'abort',
-      () => this.program.abort(this.controller.signal.reason),
-      {
-        once: true,
-      },
-    )
     if (journal !== undefined)
       this.reads = { replay: journal.replayReads, record: (values) => journal.recordReads(values) }
     this.outerSignal = exec.signal
@@ -248,68 +234,29 @@ export class CodeRunBridge implements CodeRunHost {
     return promise
   }
 
-  /**
-   * The run suspends: the program stops once no sub-call of it has been running for
-   * {@link SUSPEND_QUIET_MS} — so siblings it issued alongside the asked call (`Promise.all`)
-   * reach the host and ask too, and are decided together — and at the latest `subCallDrainMs`
-   * after the first ask. Called again at every settle while suspending.
-   */
+  /** The run suspends (see `ProgramStop.suspending`); called again at every settle meanwhile. */
   private suspending(): void {
-    if (this.program.signal.aborted) return
-    const stop = () => {
-      clearTimeout(this.quietTimer)
-      clearTimeout(this.latestTimer)
-      this.program.abort(new Error('the run suspended for approval'))
-    }
-    this.latestTimer ??= setTimeout(stop, this.env.limits.subCallDrainMs)
-    clearTimeout(this.quietTimer)
-    if (this.running === 0 && this.resuming.size === 0) this.quietTimer = setTimeout(stop, SUSPEND_QUIET_MS)
+    this.program.suspending(this.running + this.resuming.size)
   }
 
-  /** Answer call `n` from the ledger (see `RunJournal.replay`). */
+  /** Answer call `n` from the ledger; a resumed approval is drained like a started call. */
   private answer(n: number, name: string, answer: ReplayAnswer): Promise<JsonValue> {
-    switch (answer.kind) {
-      case 'value':
-        return Promise.resolve(answer.value)
-      case 'error':
-        return rejectWith(name, answer.message)
-      case 'diverged':
-        this.program.abort(new Error(answer.message))
-        return rejectWith(name, answer.message)
-      case 'resume': {
-        const resumed = this.resumeApproval(n, name, answer.ticket)
-        this.resuming.add(resumed)
-        const done = () => {
-          this.resuming.delete(resumed)
-          if (this.journal?.stop?.kind === 'suspend') this.suspending()
-        }
-        resumed.then(done, done)
-        return resumed
-      }
+    const context: LedgerAnswerContext = {
+      tools: this.env.tools,
+      journal: this.journal!,
+      signal: this.controller.signal,
+      stop: (reason) => this.program.stop(reason),
+      suspend: () => this.suspending(),
     }
-  }
-
-  /**
-   * A ledger call that waited for approval: resume its ticket — the call runs for real exactly
-   * once, in whichever process resumes first; a denied one rejects with `DENIED` in its message.
-   */
-  private async resumeApproval(n: number, name: string, ticket: string): Promise<JsonValue> {
-    const resume = this.env.tools.resume
-    const result: ToolExecutionResult =
-      resume === undefined
-        ? { isError: true, error: { message: 'the tool runtime cannot resume approvals' }, content: [] }
-        : await resume.call(this.env.tools, ticket, { signal: this.controller.signal })
-    if (this.journal?.settled(n, result) === true) {
-      // Still undecided: the run suspends again; the program never sees this call settle.
-      this.suspending()
-      return new Promise<never>(() => {})
+    const answered = answerFromLedger(context, n, name, answer)
+    if (answer.kind !== 'resume') return answered
+    this.resuming.add(answered)
+    const done = () => {
+      this.resuming.delete(answered)
+      if (this.journal?.stop?.kind === 'suspend') this.suspending()
     }
-    if (!result.isError) return result.value as JsonValue
-    const code = result.error.info?.code
-    throw new ToolCallError(
-      name,
-      code === 'DENIED' ? `DENIED: ${result.error.message}` : result.error.message,
-    )
+    answered.then(done, done)
+    return answered
   }
 
   /**
@@ -320,8 +267,7 @@ export class CodeRunBridge implements CodeRunHost {
   async settle(): Promise<void> {
     if (this.ended) return
     this.ended = true
-    clearTimeout(this.quietTimer)
-    clearTimeout(this.latestTimer)
+    this.program.dispose()
     this.outerSignal.removeEventListener('abort', this.onOuterAbort)
     this.env.shutdown?.removeEventListener('abort', this.onShutdown)
     // A suspending run lets its started calls finish (they are recorded), bounded by the drain.
