@@ -18,9 +18,9 @@ afterEach(async () => {
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-async function start() {
+async function start(engine: 'quickjs' | 'node-vm' = 'quickjs') {
   const counter = join(dir, `bodies-${++files}.txt`)
-  app = await durableApp('memory', counter)
+  app = await durableApp('memory', counter, { engine })
   return { ctx: app, counter }
 }
 
@@ -76,22 +76,25 @@ describe('a run_code program that asks for approval, in one process', () => {
     expect(bodyRuns(counter)).toEqual({ 'fetch 5': 1, 'delete 5': 1 })
   })
 
-  it('replays Date.now, new Date() and Math.random with the values the suspended run read', async () => {
-    const { ctx } = await start()
-    const code = `
+  it.each(['quickjs', 'node-vm'] as const)(
+    'replays Date.now, new Date() and Math.random with the values the suspended run read (%s)',
+    async (engine) => {
+      const { ctx } = await start(engine)
+      const code = `
       const t = Date.now(), r = Math.random(), d = new Date().getTime()
       console.log(JSON.stringify({ t, r, d }))
       await tools.delete_item({ id: Math.floor(r * 1e9) })
       return { t, r, d, later: Date.now() >= t }`
-    const first = (await runProgram(ctx, code)) as ToolFailure
-    const seen = JSON.parse(
-      /\{"t".*\}/.exec(first.content[0]!.type === 'text' ? first.content[0]!.text : '')![0],
-    )
-    await new Promise((resolve) => setTimeout(resolve, 30))
-    await ctx.approvals.decide(first.pending!.approvals![0]!.ticket, { approve: true, by: 'ana' })
-    const done = await resume(ctx, first.pending!.ticket)
-    expect(done).toMatchObject({ isError: false, value: { logs: [], result: { ...seen, later: true } } })
-  })
+      const first = (await runProgram(ctx, code)) as ToolFailure
+      const seen = JSON.parse(
+        /\{"t".*\}/.exec(first.content[0]!.type === 'text' ? first.content[0]!.text : '')![0],
+      )
+      await new Promise((resolve) => setTimeout(resolve, 30))
+      await ctx.approvals.decide(first.pending!.approvals![0]!.ticket, { approve: true, by: 'ana' })
+      const done = await resume(ctx, first.pending!.ticket)
+      expect(done).toMatchObject({ isError: false, value: { logs: [], result: { ...seen, later: true } } })
+    },
+  )
 
   it('a denied call throws ToolCallError with DENIED in the program', async () => {
     const { ctx, counter } = await start()
