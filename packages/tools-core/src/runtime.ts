@@ -313,7 +313,8 @@ export default class ToolRuntime extends Service {
    * exactly once; every later resume returns the stored result. Failures are results
    * (`APPROVAL_PENDING` again, `DENIED`, `APPROVAL_EXPIRED`, `APPROVAL_INVALID`, `UNKNOWN_TOOL`,
    * `OUTCOME_UNKNOWN`, `STORE_UNAVAILABLE`), never throws. An agent scope resumes only its own
-   * tickets; a plain ctx (the host) resumes any.
+   * tickets; a plain ctx (the host) resumes any. A ticket of another kind (`run.…`, a suspended
+   * Code Mode run, SPEC §13.3) goes to the resumer registered for its kind (`provideResumer`).
    */
   resume(ticket: string, options: ResumeOptions): Promise<ToolExecutionResult> {
     const signal = options?.signal as AbortSignal | undefined
