@@ -10,11 +10,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Context } from '@deepseek-ai/cordis'
-import ToolApprovals from '@dsh/tool-approvals'
 import ToolRuntime, { type ToolExecutionResult, type ToolFailure } from '@dsh/tools-core'
 import PostgresToolStore from '@dsh/tools-store-postgres'
 import SqliteToolStore from '@dsh/tools-store-sqlite'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+// By path, not as a dependency: @dsh/tool-approvals' tests depend (through @dsh/tools-mcp) on this
+// package, and a dependency back would make a build cycle.
+import ToolApprovals from '../../tool-approvals/src/index'
 import { type TestPostgres, testPostgres } from '../../tools-store-postgres/tests/support/postgres-server'
 import { bodyRuns, KEY } from './fixtures/durable-app'
 
