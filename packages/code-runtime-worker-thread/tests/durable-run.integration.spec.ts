@@ -139,4 +139,34 @@ describe('a run_code program that asks for approval, in one process', () => {
     })
     expect(bodyRuns(counter)).toEqual({ 'delete 1': 1, 'delete 2': 1, 'delete 3': 1 })
   })
+  it('two resumes of one run at once: the program replays once, both get its result', async () => {
+    const { ctx, counter } = await start()
+    const first = (await runProgram(
+      ctx,
+      `await tools.delete_item({ id: 4 }); return await tools.fetch_item({ id: 4 })`,
+    )) as ToolFailure
+    await ctx.approvals.decide(first.pending!.approvals![0]!.ticket, { approve: true, by: 'ana' })
+    const [a, b] = await Promise.all([resume(ctx, first.pending!.ticket), resume(ctx, first.pending!.ticket)])
+    expect(a).toMatchObject({ isError: false, value: { result: 'item-4' } })
+    expect(b).toEqual(a)
+    expect(bodyRuns(counter)).toEqual({ 'delete 4': 1, 'fetch 4': 1 })
+  })
+
+  it('a run whose resuming process died (lease expired) ends OUTCOME_UNKNOWN and is not run again', async () => {
+    const { ctx, counter } = await start()
+    const first = (await runProgram(ctx, `return await tools.delete_item({ id: 6 })`)) as ToolFailure
+    await ctx.approvals.decide(first.pending!.approvals![0]!.ticket, { approve: true, by: 'ana' })
+    const ref = { kind: 'run', agent: '', key: first.pending!.ticket } as const
+    const record = (await ctx.toolStore.get(ref))!
+    // What a process that claimed the run and then died leaves behind: `running`, a dead lease.
+    await ctx.toolStore.update(ref, record.version, {
+      state: 'running',
+      lease: { owner: 'dead-host/1/x', until: Date.now() - 1 },
+      updatedAt: Date.now(),
+    })
+    const result = await resume(ctx, first.pending!.ticket)
+    expect(result).toMatchObject({ isError: true, error: { info: { code: 'OUTCOME_UNKNOWN' } } })
+    expect(await resume(ctx, first.pending!.ticket)).toEqual(result)
+    expect(bodyRuns(counter)).toEqual({})
+  })
 })
