@@ -247,16 +247,16 @@ export class CodeRunBridge implements CodeRunHost {
       signal: this.controller.signal,
       stop: (reason) => this.program.stop(reason),
       suspend: () => this.suspending(),
+      track: (resumed) => {
+        this.resuming.add(resumed)
+        const done = () => {
+          this.resuming.delete(resumed)
+          if (this.journal?.stop?.kind === 'suspend') this.suspending()
+        }
+        resumed.then(done, done)
+      },
     }
-    const answered = answerFromLedger(context, n, name, answer)
-    if (answer.kind !== 'resume') return answered
-    this.resuming.add(answered)
-    const done = () => {
-      this.resuming.delete(answered)
-      if (this.journal?.stop?.kind === 'suspend') this.suspending()
-    }
-    answered.then(done, done)
-    return answered
+    return answerFromLedger(context, n, name, answer)
   }
 
   /**

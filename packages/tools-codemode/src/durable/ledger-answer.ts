@@ -18,6 +18,8 @@ export interface LedgerAnswerContext {
   stop(reason: string): void
   /** A resumed approval is still undecided: the run suspends again. */
   suspend(): void
+  /** An approval's resume in flight: the run's drain waits for it like for a started call. */
+  track(resume: Promise<unknown>): void
 }
 
 /** The program's promise for call `n` the ledger answers with `answer`. */
@@ -47,10 +49,14 @@ async function resumeApproval(
   ticket: string,
 ): Promise<JsonValue> {
   const { tools } = context
-  const result: ToolExecutionResult =
-    tools.resume === undefined
-      ? { isError: true, error: { message: 'the tool runtime cannot resume approvals' }, content: [] }
-      : await tools.resume(ticket, { signal: context.signal })
+  let result: ToolExecutionResult
+  if (tools.resume === undefined)
+    result = { isError: true, error: { message: 'the tool runtime cannot resume approvals' }, content: [] }
+  else {
+    const resumed = tools.resume(ticket, { signal: context.signal })
+    context.track(resumed)
+    result = await resumed
+  }
   if (context.journal.settled(n, result)) {
     // Still undecided: the run suspends again; the program never sees this call settle.
     context.suspend()
