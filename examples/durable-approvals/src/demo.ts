@@ -101,6 +101,31 @@ export async function runDemo(log: (line: string) => void): Promise<void> {
     log(`approving again → ${JSON.stringify(again)}`)
     const deploys = existsSync(deployLog) ? readFileSync(deployLog, 'utf8').split('\n').filter(Boolean) : []
     log(`deploy body runs: ${deploys.length}`)
+
+    // A Code Mode turn: one program reads the notes and deploys to two targets at once.
+    const codeTurn = (await http('POST', `${second.url}/code-turns`, { targets: ['eu', 'us'] })) as {
+      status: string
+      ticket?: string
+      approvals?: { tool: string }[]
+    }
+    log(
+      `code turn: ${codeTurn.status}, run ticket ${codeTurn.ticket?.slice(0, 4)}…, waiting for ${codeTurn.approvals?.map((a) => a.tool).join(' + ')}`,
+    )
+    if (codeTurn.ticket === undefined) throw new Error('the code turn did not wait for approval')
+    await kill(second)
+    log('process B killed (SIGKILL) while the program waits for approval')
+    const third = await startService(db, deployLog)
+    services.push(third)
+    log(`process C (pid ${third.child.pid}) serves ${third.url}`)
+    const released = (await http('POST', `${third.url}/runs/${encodeURIComponent(codeTurn.ticket)}`, {
+      approve: true,
+      by: 'ana',
+    })) as { status: string; reply?: string }
+    log(`ana approves the run through process C → ${released.status}: ${released.reply}`)
+    const lines = readFileSync(deployLog, 'utf8').split('\n').filter(Boolean)
+    log(
+      `body runs in all: read notes ${lines.filter((line) => line.endsWith('read notes')).length}, deploy eu ${lines.filter((line) => line.endsWith('deployed eu')).length}, deploy us ${lines.filter((line) => line.endsWith('deployed us')).length}`,
+    )
   } finally {
     for (const service of services) await kill(service)
     rmSync(dir, { recursive: true, force: true })

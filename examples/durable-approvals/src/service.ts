@@ -4,31 +4,57 @@
  *   POST /turns {target}                     start a turn → { status: 'waiting', ticket } or done
  *   GET  /approvals                          what waits for a person
  *   POST /approvals/<ticket> {approve, by}   decide it, and finish the turn → { status: 'done', reply }
+ *   POST /code-turns {targets}               a Code Mode turn: one program deploying to every target
+ *                                            → { status: 'waiting', ticket: <run ticket>, approvals }
+ *   POST /runs/<ticket> {approve, by}        decide every approval the run waits for; resume it once
  *
  * Every process on the same SQLite file (and signing key) serves every turn.
  */
 import { appendFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { Context } from '@deepseek-ai/cordis'
+import WorkerThreadCodeRuntime from '@dsh/code-runtime-worker-thread'
 import ToolApprovals from '@dsh/tool-approvals'
+import * as CodeMode from '@dsh/tools-codemode'
 import ToolRuntime, { defineTool } from '@dsh/tools-core'
 import SqliteToolStore from '@dsh/tools-store-sqlite'
+import { decideRun, startCodeTurn } from './code-turn'
 import { continueTurn, startTurn } from './scripted-agent'
 
 /** The demo's key. A real service reads it from a secret store (see @dsh/tool-approvals, threat model). */
 export const DEMO_SIGNING_KEY = 'demo-only-signing-key-0123456789abcdef'
 
-/** The app: store, runtime, approvals, the `deploy` tool (appending to `deployLog`) and its policy. */
+/**
+ * The app: store, runtime (native tools and `run_code`), approvals, Code Mode on QuickJS, the
+ * `deploy` tool and `read_notes` (each body run appends a line to `deployLog`), and the policy.
+ */
 export async function createApp(db: string, deployLog: string): Promise<Context> {
   const ctx = new Context()
   await ctx.plugin(SqliteToolStore, { path: db })
-  await ctx.plugin(ToolRuntime)
+  await ctx.plugin(ToolRuntime, { mode: 'both' })
   await ctx.plugin(ToolApprovals, { signingKey: process.env['APPROVAL_SIGNING_KEY'] ?? DEMO_SIGNING_KEY })
+  await ctx.plugin(WorkerThreadCodeRuntime)
+  await ctx.plugin(CodeMode)
+  ctx.tools.register(
+    defineTool({
+      name: 'read_notes',
+      description: 'Read the release notes.',
+      parameters: {},
+      annotations: { readOnly: true },
+      output: { schema: { type: 'string' }, render: (_args, text) => [{ type: 'text', text }] },
+      execute: () => {
+        appendFileSync(deployLog, `${process.pid} read notes\n`)
+        return 'v2: faster deploys'
+      },
+    }),
+  )
   ctx.tools.register(
     defineTool({
       name: 'deploy',
       description: 'Deploy a service to an environment.',
       parameters: { target: { type: 'string', required: true } },
+      // Deploys to different targets may run side by side (a release program deploys in parallel).
+      isConcurrencySafe: () => true,
       output: { schema: { type: 'string' }, render: (_args, text) => [{ type: 'text', text }] },
       execute: ({ target }) => {
         appendFileSync(deployLog, `${process.pid} deployed ${target}\n`)
@@ -62,6 +88,19 @@ async function route(ctx: Context, request: IncomingMessage, response: ServerRes
     const { target } = await body(request)
     if (typeof target !== 'string') return send(response, 400, { error: '`target` must be a string' })
     return send(response, 200, await startTurn(ctx, target))
+  }
+  if (request.method === 'POST' && url.pathname === '/code-turns') {
+    const { targets } = await body(request)
+    if (!Array.isArray(targets) || !targets.every((target) => typeof target === 'string'))
+      return send(response, 400, { error: '`targets` must be an array of strings' })
+    return send(response, 200, await startCodeTurn(ctx, targets as string[]))
+  }
+  const run = /^\/runs\/([^/]+)$/.exec(url.pathname)
+  if (request.method === 'POST' && run !== null) {
+    const { approve, by } = await body(request)
+    if (typeof approve !== 'boolean' || typeof by !== 'string')
+      return send(response, 400, { error: '`approve` (boolean) and `by` (string) are required' })
+    return send(response, 200, await decideRun(ctx, decodeURIComponent(run[1]!), { approve, by }))
   }
   if (request.method === 'GET' && url.pathname === '/approvals')
     return send(response, 200, await ctx.approvals.list({ status: 'pending' }))

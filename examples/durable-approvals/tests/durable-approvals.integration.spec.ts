@@ -19,5 +19,12 @@ describe('durable-approvals example', () => {
       /approving again → \{"status":"done","reply":"Done — deployed prod from process \d+\."\}/,
     )
     expect(text).toContain('deploy body runs: 1')
-  }, 120_000)
+    // The Code Mode turn: suspended in B with both deploys asked, resumed in C once.
+    expect(text).toMatch(/code turn: waiting, run ticket run\.…, waiting for deploy \+ deploy/)
+    expect(text).toContain('process B killed (SIGKILL) while the program waits for approval')
+    expect(text).toMatch(
+      /ana approves the run through process C → done: Released: \{"notes":"v2: faster deploys"/,
+    )
+    expect(text).toContain('body runs in all: read notes 1, deploy eu 1, deploy us 1')
+  }, 180_000)
 })

@@ -27,6 +27,7 @@ async function boot(
     timer() {},
     clearTimer() {},
     done() {},
+    reads() {},
     shouldInterrupt,
   })
   // Each engine has a WebAssembly instance and memory of its own, dropped with it (as a worker's

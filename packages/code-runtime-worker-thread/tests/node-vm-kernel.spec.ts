@@ -32,8 +32,9 @@ function setup(overrides: Partial<NodeVmHost> = {}) {
     timer: (id, ms, repeat) => recorded.timers.push([id, ms, repeat]),
     clearTimer: (id) => recorded.cleared.push(id),
     done: (status, payload) => recorded.done.push([status, payload]),
+    reads: () => {},
     ...overrides,
-  }
+  } as NodeVmHost
   const global: KernelGlobal = {}
   const kernel = installKernel(host, global)
   return { kernel, global, recorded }

@@ -5,6 +5,7 @@
 import type {
   ScopedEmitter,
   ScopeKey,
+  ToolDefinition,
   ToolExecutionInput,
   ToolExecutionMode,
   ToolExecutionResult,
@@ -16,6 +17,10 @@ export interface ToolRuntimePort {
   execute(input: ToolExecutionInput): Promise<ToolExecutionResult>
   executionMode(input: ToolExecutionInput): ToolExecutionMode
   schemas(scope?: ScopeKey): readonly ToolSchema[]
+  /** The definition a name resolves to (tool fingerprints of a suspended run). */
+  get?(name: string, scope?: ScopeKey): ToolDefinition | undefined
+  /** Resume an approval ticket (a resumed run's calls that waited for approval). */
+  resume?(ticket: string, options: { readonly signal: AbortSignal }): Promise<ToolExecutionResult>
 }
 
 /**

@@ -14,7 +14,10 @@ import type {
 } from '@dsh/tools-core'
 import { CallScheduler, RESERVED_TOOL_NAME } from '@dsh/tools-core'
 import type { DispatchEventPort, ToolRuntimePort } from './bridge-ports'
-import type { CodeRunHost, CodeRunOutcome, CodeRuntime } from './code-runtime'
+import type { CodeRunHost, CodeRunOutcome, CodeRunReads, CodeRuntime } from './code-runtime'
+import { answerFromLedger, type LedgerAnswerContext } from './durable/ledger-answer'
+import { ProgramStop } from './durable/program-stop'
+import type { ReplayAnswer, RunJournal } from './durable/run-journal'
 import { ToolCallError } from './errors'
 import {
   type AdmittedArguments,
@@ -67,9 +70,19 @@ function describe(error: unknown): string {
 
 /** The host of one run. Created per `run_code` execution; implements {@link CodeRunHost}. */
 export class CodeRunBridge implements CodeRunHost {
-  /** The run-scoped signal: follows the outer signal and aborts when the run settles. */
+  /**
+   * The program's signal: follows the run-scoped signal (the outer signal, the run's end), and
+   * also aborts when the run suspends or diverges — the program stops, its sub-calls still
+   * running may settle.
+   */
   readonly signal: AbortSignal
+  /** The nondeterministic reads' replay and record, when the run keeps a journal. */
+  readonly reads?: CodeRunReads
+  /** The run-scoped signal sub-calls get: aborts when the run settles. */
   private readonly controller = new AbortController()
+  private readonly program: ProgramStop
+  /** Approval tickets being resumed for calls the ledger answers (drained like started calls). */
+  private readonly resuming = new Set<Promise<unknown>>()
   private readonly pool: CallScheduler<SubCall>
   private readonly admission: SubCallAdmission
   private readonly turns = new TurnBudget(SUB_CALL_NODES_PER_TURN)
@@ -77,6 +90,8 @@ export class CodeRunBridge implements CodeRunHost {
   private readonly contexts: [number, readonly AdditionalContext[]][] = []
   private submitted = 0
   private ended = false
+  /** Calls dispatched and not yet settled. */
+  private running = 0
   private readonly outerSignal: AbortSignal
   private readonly onOuterAbort = (): void => this.controller.abort(this.outerSignal.reason)
   private readonly onShutdown = (): void => this.controller.abort(new Error('tools-codemode was disposed'))
@@ -85,8 +100,12 @@ export class CodeRunBridge implements CodeRunHost {
     private readonly env: BridgeEnvironment,
     private readonly exec: ToolRunContext,
     toolNames: readonly string[],
+    private readonly journal?: RunJournal,
   ) {
-    this.signal = this.controller.signal
+    this.program = new ProgramStop(this.controller.signal, env.limits.subCallDrainMs)
+    this.signal = this.program.signal
+    if (journal !== undefined)
+      this.reads = { replay: journal.replayReads, record: (values) => journal.recordReads(values) }
     this.outerSignal = exec.signal
     if (exec.signal.aborted) this.controller.abort(exec.signal.reason)
     else exec.signal.addEventListener('abort', this.onOuterAbort, { once: true })
@@ -149,6 +168,7 @@ export class CodeRunBridge implements CodeRunHost {
    */
   private refuseUnadmitted(name: string): Promise<never> | undefined {
     if (this.ended) return rejectWith(name, 'the run_code program has already finished')
+    if (this.program.signal.aborted) return rejectWith(String(name), 'the run_code program is stopping')
     const overLimit = this.admission.count()
     if (overLimit !== undefined) return rejectWith(String(name), overLimit.message)
     if (typeof name === 'string' && this.names.has(name)) return undefined
@@ -161,6 +181,11 @@ export class CodeRunBridge implements CodeRunHost {
     const admission = this.admission
     const snapshot = admitted.value
     const n = this.submitted + 1
+    const answer = this.journal?.replay(n, name, snapshot)
+    if (answer !== undefined) {
+      this.submitted = n
+      return this.answer(n, name, answer)
+    }
     const exec = this.exec
     const input: ToolExecutionInput =
       exec.agent === undefined
@@ -209,6 +234,31 @@ export class CodeRunBridge implements CodeRunHost {
     return promise
   }
 
+  /** The run suspends (see `ProgramStop.suspending`); called again at every settle meanwhile. */
+  private suspending(): void {
+    this.program.suspending(this.running + this.resuming.size)
+  }
+
+  /** Answer call `n` from the ledger; a resumed approval is drained like a started call. */
+  private answer(n: number, name: string, answer: ReplayAnswer): Promise<JsonValue> {
+    const context: LedgerAnswerContext = {
+      tools: this.env.tools,
+      journal: this.journal!,
+      signal: this.controller.signal,
+      stop: (reason) => this.program.stop(reason),
+      suspend: () => this.suspending(),
+      track: (resumed) => {
+        this.resuming.add(resumed)
+        const done = () => {
+          this.resuming.delete(resumed)
+          if (this.journal?.stop?.kind === 'suspend') this.suspending()
+        }
+        resumed.then(done, done)
+      },
+    }
+    return answerFromLedger(context, n, name, answer)
+  }
+
   /**
    * End the run: abort the run signal (sub-tools still running see it), abandon queued calls
    * (they never start and emit nothing), wait until every started call has settled, then
@@ -217,9 +267,12 @@ export class CodeRunBridge implements CodeRunHost {
   async settle(): Promise<void> {
     if (this.ended) return
     this.ended = true
+    this.program.dispose()
     this.outerSignal.removeEventListener('abort', this.onOuterAbort)
     this.env.shutdown?.removeEventListener('abort', this.onShutdown)
-    this.controller.abort(new Error('run_code run settled'))
+    // A suspending run lets its started calls finish (they are recorded), bounded by the drain.
+    const suspending = this.journal?.stop?.kind === 'suspend'
+    if (!suspending) this.controller.abort(new Error('run_code run settled'))
     for (const call of this.pool.close()) {
       call.reject(
         new ToolCallError(call.input.name, 'the run_code program finished before this call started'),
@@ -228,6 +281,8 @@ export class CodeRunBridge implements CodeRunHost {
     // Calls still waiting for their turn: admissions now refuse, started calls see the abort.
     this.turns.flush()
     await this.drain()
+    this.journal?.freeze()
+    if (suspending) this.controller.abort(new Error('run_code run suspended'))
     const contexts = this.contexts
     if (contexts.length > 0) {
       contexts.sort((a, b) => a[0] - b[0])
@@ -245,7 +300,11 @@ export class CodeRunBridge implements CodeRunHost {
       timer = setTimeout(resolve, this.env.limits.subCallDrainMs)
     })
     try {
-      await Promise.race([this.pool.idle(), late])
+      const idle =
+        this.resuming.size === 0
+          ? this.pool.idle()
+          : Promise.all([this.pool.idle(), Promise.allSettled([...this.resuming])])
+      await Promise.race([idle, late])
     } finally {
       clearTimeout(timer)
     }
@@ -253,6 +312,7 @@ export class CodeRunBridge implements CodeRunHost {
 
   private async dispatch(call: SubCall): Promise<void> {
     const { input } = call
+    this.running++
     if (call.queuedBytes > 0) this.admission.dequeue(call.queuedBytes)
     const events = this.env.events
     const observed = events.listening('tool/code-dispatch-start') || events.listening('tool/code-dispatch')
@@ -269,6 +329,7 @@ export class CodeRunBridge implements CodeRunHost {
     }
     let result: ToolExecutionResult | undefined
     let thrown: unknown
+    this.journal?.started(call.n, input.name, input.arguments as JsonValue)
     try {
       result = await this.env.tools.execute(input)
     } catch (error) {
@@ -277,17 +338,26 @@ export class CodeRunBridge implements CodeRunHost {
     if (result === undefined) {
       const message = `tool runtime failed: ${describe(thrown)}`
       if (observed) this.emitResult(input, [{ type: 'text', text: `Error: ${message}` }], true, startTime)
+      this.running--
       this.admission.settled()
       this.pool.finish(call)
       call.reject(new ToolCallError(input.name, message))
+      if (this.journal?.stop?.kind === 'suspend') this.suspending()
       return
     }
     if (result.additionalContexts !== undefined && result.additionalContexts.length > 0) {
       this.contexts.push([call.n, result.additionalContexts])
     }
     if (observed) this.emitResult(input, result.content, result.isError, startTime)
+    this.running--
     this.admission.settled()
     this.pool.finish(call)
+    if (this.journal?.settled(call.n, result) === true) {
+      // The call waits for a person: the run suspends; the program never sees this call settle.
+      this.suspending()
+      return
+    }
+    if (this.journal?.stop?.kind === 'suspend') this.suspending()
     if (result.isError) call.reject(new ToolCallError(input.name, result.error.message))
     else call.resolve(result.value)
   }
@@ -327,9 +397,10 @@ export async function runThroughBridge(
   exec: ToolRunContext,
   code: string,
   description: string,
+  journal?: RunJournal,
 ): Promise<CodeRunOutcome> {
   const toolNames = bindingNames(env.tools, exec.agent)
-  const bridge = new CodeRunBridge(env, exec, toolNames)
+  const bridge = new CodeRunBridge(env, exec, toolNames, journal)
   try {
     return await env.runtime.run({ code, description, toolNames }, bridge)
   } catch (error) {

@@ -37,6 +37,21 @@ export interface CodeRunHost {
   readonly signal: AbortSignal
   /** Optional live log sink: each line as the program prints it. */
   onLog?(line: string): void
+  /**
+   * Present when the run is resumable (a tool state store is loaded, SPEC §13.3): a runtime that
+   * supports it answers the program's first nondeterministic reads (clock, random) from
+   * `replay`, in order, and reports every further read through `record` before the next binding
+   * call leaves the program. A runtime without support ignores it (a replay may then diverge).
+   */
+  readonly reads?: CodeRunReads
+}
+
+/** Nondeterministic reads of a resumable run (see {@link CodeRunHost.reads}). */
+export interface CodeRunReads {
+  /** The reads of the suspended run, in order (JSON values whose form the runtime chooses). */
+  readonly replay: readonly JsonValue[]
+  /** Reads past `replay`, in order. */
+  record(values: readonly JsonValue[]): void
 }
 
 /** Why a run failed. */

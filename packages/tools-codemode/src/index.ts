@@ -5,6 +5,7 @@ export type {
   CodeRunFailureKind,
   CodeRunHost,
   CodeRunOutcome,
+  CodeRunReads,
   CodeRunRequest,
   CodeRuntime,
 } from './code-runtime'

@@ -4,9 +4,12 @@
  * names the missing runtime while none is.
  */
 import type { Context } from '@deepseek-ai/cordis'
-import { createScopedEmitter, isToolsError, ToolErrorCode } from '@dsh/tools-core'
+import { createScopedEmitter, isToolsError, ToolErrorCode, type ToolStateStore } from '@dsh/tools-core'
 import type { BridgeEnvironment } from './bridge'
 import { type CodeModeConfig, CodeModeConfigSchema, DEFAULT_CODE_MODE_CONFIG } from './config'
+import type { DurableRuns } from './durable/durable-runs'
+import { createRunResumer } from './durable/resume-run'
+import { RUN_TICKET_KIND } from './durable/run-ticket'
 import { missingRuntimeProvider } from './missing-runtime'
 import { executeRunCode } from './run-code'
 import { codeModeSections } from './sdk/sections'
@@ -60,19 +63,50 @@ function provideRuntime(ctx: Context, config: CodeModeConfig | undefined): () =>
   // going: each one ends `ABORTED` once its program has stopped.
   const shutdown = new AbortController()
   ctx.effect(() => () => shutdown.abort(), 'tools-codemode/runs')
-  const env: BridgeEnvironment = {
+  const durable = durableRuns(ctx, runtime.language)
+  const env: BridgeEnvironment & { readonly durable: DurableRuns } = {
     tools: ctx.tools,
     runtime,
     events: createScopedEmitter(ctx),
     limits: { ...DEFAULT_CODE_MODE_CONFIG, ...config },
     shutdown: shutdown.signal,
+    durable,
   }
   const transport = createRunCodeTransport({
     language: runtime.language,
     execute: (args, exec) => executeRunCode(env, args, exec),
   })
-  return ctx.tools.provideCodeMode({
+  const removeProvider = ctx.tools.provideCodeMode({
     transport,
     sections: (input) => codeModeSections(runtime.language, input),
   })
+  const removeResumer = ctx.tools.provideResumer(RUN_TICKET_KIND, createRunResumer(durable, ctx.tools))
+  return () => {
+    removeResumer()
+    removeProvider()
+  }
+}
+
+/** A day: how long a run record outlives its approvals when no approval service says otherwise. */
+const DEFAULT_RETAIN_MS = 24 * 60 * 60 * 1000
+
+/**
+ * The durable side of the runs (SPEC §13.3): the store and the approval service are looked up
+ * per use, as tools-core does, since either may be loaded or disposed at any time.
+ */
+function durableRuns(ctx: Context, language: DurableRuns['language']): DurableRuns {
+  const get = ctx.get.bind(ctx) as (name: string) => unknown
+  const approval = () => get('approval') as { leaseMs?: unknown; retainMs?: unknown } | undefined
+  const number = (value: unknown, fallback: number) =>
+    typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback
+  return {
+    store: () => {
+      const store = get('toolStore') as ToolStateStore | undefined
+      return typeof store?.create === 'function' ? store : undefined
+    },
+    language,
+    leaseMs: () => number(approval()?.leaseMs, 30_000),
+    retainMs: () => number(approval()?.retainMs, DEFAULT_RETAIN_MS),
+    replays: new Map(),
+  }
 }

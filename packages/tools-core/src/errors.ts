@@ -1,4 +1,5 @@
 import { ToolsError } from '@dsh/tools-schema'
+import type { ToolPendingApproval } from './types'
 
 /**
  * Every error code a tool result can carry in `error.info.code`. Failures the model sees are
@@ -155,8 +156,15 @@ export class StoreUnavailableError extends ToolsError {
  * The result carries `pending` with the ticket; `ctx.tools.resume(ticket)` continues the call.
  */
 export class ApprovalPendingError extends ToolsError {
-  constructor(message: string, options?: ErrorOptions) {
+  /**
+   * What the failure's `result.pending` carries, when the error was thrown by a body that
+   * suspended work of its own (Code Mode's run, SPEC §13.3); `failureOf` copies it over.
+   */
+  readonly pending?: ToolPendingApproval
+
+  constructor(message: string, options?: ErrorOptions & { readonly pending?: ToolPendingApproval }) {
     super(ToolErrorCode.APPROVAL_PENDING, message, options)
+    if (options?.pending !== undefined) this.pending = Object.freeze({ ...options.pending })
   }
 }
 

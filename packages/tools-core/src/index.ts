@@ -83,6 +83,10 @@ export {
 export { canonicalJson, sha256Hex } from './durable/canonical-json'
 export type { DurableApprovalService } from './durable/durable-approval'
 export type { ResumeOptions } from './durable/resume-ticket'
+export { resultFromStore, storedResult } from './durable/stored-result'
+// Resuming tickets of other kinds (SPEC §13.3: Code Mode run tickets) through ctx.tools.resume.
+export type { TicketResumeOptions, TicketResumer } from './durable/ticket-resumer'
+export { ticketKind } from './durable/ticket-resumer'
 export { argumentsHash, toolFingerprint } from './durable/tool-fingerprint'
 export {
   AbortedBeforeDispatchError,
@@ -181,6 +185,7 @@ export type {
   ToolFailure,
   ToolFailureInfo,
   ToolGuard,
+  ToolNestedApproval,
   ToolOutputDeclaration,
   ToolPresentationMode,
   ToolProgressUpdate,

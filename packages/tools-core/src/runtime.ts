@@ -2,6 +2,7 @@ import { type Context, Service } from '@deepseek-ai/cordis'
 import { assembleTools } from './assembly'
 import { asDurable } from './durable/durable-approval'
 import { type ResumeOptions, resumeTicket } from './durable/resume-ticket'
+import { isResumerKind, type TicketResumer, ticketKind } from './durable/ticket-resumer'
 import {
   RuntimeDisposedError,
   StoreUnavailableError,
@@ -59,6 +60,8 @@ interface RuntimeState extends PipelineRuntime {
   readonly compile: CompileOptions
   /** The calls in flight, and what ends them (disposal). */
   readonly lifetimes: CallLifetimes
+  /** Resumers of ticket kinds other than `apr`, by kind (`provideResumer`). */
+  readonly resumers: Map<string, TicketResumer>
 }
 
 function scopeKeyOf(self: ToolRuntime, what: string): ScopeKey {
@@ -186,6 +189,7 @@ export default class ToolRuntime extends Service {
       report,
       compile: Object.freeze(formats === 'assert' ? { formats: 'assert' as const } : {}),
       lifetimes,
+      resumers: new Map(),
     }
     this[STATE] = state
   }
@@ -302,12 +306,22 @@ export default class ToolRuntime extends Service {
    * exactly once; every later resume returns the stored result. Failures are results
    * (`APPROVAL_PENDING` again, `DENIED`, `APPROVAL_EXPIRED`, `APPROVAL_INVALID`, `UNKNOWN_TOOL`,
    * `OUTCOME_UNKNOWN`, `STORE_UNAVAILABLE`), never throws. An agent scope resumes only its own
-   * tickets; a plain ctx (the host) resumes any.
+   * tickets; a plain ctx (the host) resumes any. A ticket of another kind (`run.…`, a suspended
+   * Code Mode run, SPEC §13.3) goes to the resumer registered for its kind (`provideResumer`).
    */
   resume(ticket: string, options: ResumeOptions): Promise<ToolExecutionResult> {
     const signal = options?.signal as AbortSignal | undefined
     if (typeof signal !== 'object' || signal === null || typeof signal.aborted !== 'boolean')
       return Promise.reject(new TypeError('resume(): `signal` (an AbortSignal) is required'))
+    const kind = ticketKind(ticket)
+    const resumer = kind === undefined ? undefined : this[STATE].resumers.get(kind)
+    if (resumer !== undefined) {
+      try {
+        return resumer(ticket, { signal, scope: readScopeKey(this.ctx) })
+      } catch (error) {
+        return Promise.reject(error)
+      }
+    }
     const service = asDurable(this.ctx.get('approval'))
     if (service === undefined) {
       const missing = new StoreUnavailableError(
@@ -367,6 +381,33 @@ export default class ToolRuntime extends Service {
     }
     const registry = this[STATE].registry
     return own(this, () => registry.installProvider({ provider, transport }), 'tools.provideCodeMode()')
+  }
+
+  /**
+   * Route `ctx.tools.resume(ticket)` of tickets of `kind` (the text before the ticket's first
+   * `.`, lower-case letters; `apr` is the approval tickets' own) to `resumer` (SPEC §13.3: Code
+   * Mode registers `run` for its run tickets). One resumer per kind; disposed with the caller's
+   * fiber.
+   */
+  provideResumer(kind: string, resumer: TicketResumer): () => void {
+    assertLive(this, 'provideResumer')
+    if (!isResumerKind(kind) || typeof resumer !== 'function')
+      throw new ToolRegistrationError(
+        'provideResumer() takes a ticket kind (1 to 16 lower-case letters, not `apr`) and a function',
+      )
+    const resumers = this[STATE].resumers
+    if (resumers.has(kind))
+      throw new ToolRegistrationError(`provideResumer(): tickets of kind \`${kind}\` already have a resumer`)
+    return own(
+      this,
+      () => {
+        resumers.set(kind, resumer)
+        return () => {
+          if (resumers.get(kind) === resumer) resumers.delete(kind)
+        }
+      },
+      'tools.provideResumer()',
+    )
   }
 
   /** The effective presentation mode of an agent (default: the calling scope). */

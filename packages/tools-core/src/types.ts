@@ -188,6 +188,19 @@ export interface ToolPendingApproval {
   readonly reason?: string
   /** Epoch ms after which the approval can no longer be given. */
   readonly expiresAt: number
+  /**
+   * For a suspended Code Mode run (SPEC §13.3): `ticket` is the run's ticket and these are the
+   * approvals asked inside the program; decide every one, then resume the run's ticket once.
+   */
+  readonly approvals?: readonly ToolNestedApproval[]
+}
+
+/** One approval asked inside a suspended Code Mode run (`ToolPendingApproval.approvals`). */
+export interface ToolNestedApproval {
+  readonly ticket: string
+  readonly tool: string
+  readonly reason?: string
+  readonly expiresAt: number
 }
 
 /** The discriminated, execution-local result of `execute`. */

@@ -3,11 +3,13 @@
  *
  * worker → host: `{ k: 'ready', snapshot }` once booted (`snapshot`: restored from the memory snapshot), or `{ k: 'boot-failed', m }`; `{ k: 'log', l }`
  * per output line, posted at once; `{ k: 'call', i, n, a }` per binding call, `a` being the
- * arguments' JSON text and `i` numbering calls from 1; `{ k: 'done', s, v? }` once, with `s` a
+ * arguments' JSON text and `i` numbering calls from 1; `{ k: 'reads', t }` before a call whose
+ * program read the clock or the random seed since its last call (JSON text of `[kind, value]`
+ * pairs, for a resumable run's ledger); `{ k: 'done', s, v? }` once, with `s` a
  * `DoneStatus` (the runtime kit's).
  *
  * host → worker: `{ k: 'boot', s }` first (`s`: the memory snapshot's shared bytes, or null for a
- * plain boot); `{ k: 'run', code, names, limit, lines, nodes, depth }` once (the runtime kit's `RunMessage`); `{ k: 'res', i, ok, a, b }` per settled
+ * plain boot); `{ k: 'run', code, names, limit, lines, nodes, depth, reads? }` once (the runtime kit's `RunMessage`, plus the reads a resumed run answers first); `{ k: 'res', i, ok, a, b }` per settled
  * call (`ok`: `a` is the value's JSON text; otherwise `a` the tool name and `b` the message).
  */
 
@@ -29,6 +31,8 @@ export type WorkerMessage =
   | { readonly kind: 'boot-failed'; readonly message: string }
   | { readonly kind: 'log'; readonly line: string }
   | { readonly kind: 'call'; readonly call: WorkerCall }
+  /** The program's clock and random reads since its last call (JSON text). */
+  | { readonly kind: 'reads'; readonly text: string }
   | DoneMessage
 
 /** The answer to one binding call. */
@@ -42,8 +46,11 @@ export interface BootMessage {
   readonly s: SharedArrayBuffer | null
 }
 
+/** The run message, with the reads a resumed run answers first (JSON text; SPEC §13.3). */
+export type ReplayRunMessage = RunMessage & { readonly reads?: string }
+
 /** Every message the host posts to a worker. */
-export type HostPost = BootMessage | RunMessage | ReplyMessage
+export type HostPost = BootMessage | ReplayRunMessage | ReplyMessage
 
 /** Every message a worker posts, as it is sent (the host trusts none of it; see `parseWorkerMessage`). */
 export type WorkerPost =
@@ -52,4 +59,5 @@ export type WorkerPost =
   | { readonly k: 'snapshot'; readonly b: Uint8Array }
   | { readonly k: 'log'; readonly l: string }
   | { readonly k: 'call'; readonly i: number; readonly n: string; readonly a: string }
+  | { readonly k: 'reads'; readonly t: string }
   | { readonly k: 'done'; readonly s: DoneStatus; readonly v?: string }

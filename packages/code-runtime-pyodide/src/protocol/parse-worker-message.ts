@@ -30,6 +30,12 @@ const readers: Readonly<Record<string, MessageReader<WorkerMessage>>> = {
     cursor.nextCallId += 1
     return { ok: true, message: { kind: 'call', call: { id, name: name as string, argsText } } }
   },
+  reads: (raw) => {
+    const text = ownField(raw, 't')
+    return typeof text === 'string'
+      ? { ok: true, message: { kind: 'reads', text } }
+      : refuseMessage('a reads message must carry JSON text')
+  },
   'boot-failed': (raw) => {
     const message = ownField(raw, 'm')
     return {

@@ -126,6 +126,17 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
       case 'call':
         dispatch(message.call)
         return
+      case 'reads': {
+        // A resumable run's reads go to its ledger (SPEC §13.3); text that is not an array breaks the protocol.
+        if (host.reads === undefined) return
+        let values: unknown
+        try {
+          values = JSON.parse(message.text)
+        } catch {}
+        if (Array.isArray(values)) host.reads.record(values as JsonValue[])
+        else run.fail('invalid-output', 'protocol violation: unreadable reads')
+        return
+      }
       case 'done': {
         // The worker's own check is not a boundary: the program can rebind what it reads.
         const problem =
@@ -143,7 +154,11 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     }
   }
 
+  const start = runMessage(input.source, input.toolNames, { ...config, maxOutputBytes: budget.outputBytes })
+  // A resumed run answers its first clock and random reads from the suspended run's.
   return run.start(
-    runMessage(input.source, input.toolNames, { ...config, maxOutputBytes: budget.outputBytes }),
+    host.reads === undefined || host.reads.replay.length === 0
+      ? start
+      : { ...start, reads: JSON.stringify(host.reads.replay) },
   )
 }

@@ -6,6 +6,8 @@
  * once, or `{ k: 'logs', l: [line, …] }` for a batch of lines (a worker batches a flood of lines
  * so the host is not woken once per line); `{ k: 'calls', c: [id, name, args, …] }` per binding call made while none is
  * outstanding (posted at once), otherwise per microtask batch of binding calls;
+ * `{ k: 'reads', t }` (JSON text of `[kind, value]` pairs) before a call whose program read the
+ * clock or random numbers since its last call (a resumable run's ledger records them);
  * `{ k: 'done', s, v? }` once, with `s` a `DoneStatus` (the runtime kit's). A QuickJS worker sends its calls as
  * text instead (`call-batch.ts`): through its call slot (`call-slot.ts`), or, when the slot
  * cannot take a batch, as `{ k: 'calls-json', t }`.
@@ -42,4 +44,6 @@ export type WorkerMessage =
   | ReadyMessage
   | { readonly kind: 'log'; readonly lines: readonly string[] }
   | { readonly kind: 'calls'; readonly calls: readonly WorkerCall[] }
+  /** The program's clock and random reads since its last call (JSON text; SPEC §13.3). */
+  | { readonly kind: 'reads'; readonly text: string }
   | DoneMessage

@@ -93,6 +93,12 @@ const readers: Readonly<Record<string, MessageReader<WorkerMessage>>> = {
   logs: (raw, _cursor, maxLines) => parseLogs(ownField(raw, 'l'), maxLines),
   calls: (raw, cursor) => parseCalls(ownField(raw, 'c'), cursor),
   'calls-json': (raw, cursor) => parseCallText(ownField(raw, 't'), cursor),
+  reads: (raw) => {
+    const text = ownField(raw, 't')
+    return typeof text === 'string'
+      ? { ok: true, message: { kind: 'reads', text } }
+      : refuseMessage('a reads message must carry JSON text')
+  },
 }
 
 /**

@@ -180,6 +180,9 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
       case 'calls':
         onCalls(message.calls)
         return
+      case 'reads':
+        onReads(message.text)
+        return
       case 'done':
         // The worker exits in the same turn it posts its completion (see RunDriver.settle).
         run.complete(message.status, message.payload)
@@ -194,6 +197,16 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
    * thousands of levels deep overflow the host's deserializer): the call it carried is lost, so
    * the run cannot go on. The program's own values caused it, hence `exception`.
    */
+  /** A resumable run's reads go to its ledger; a batch that is not a JSON array breaks the protocol. */
+  function onReads(text: string): void {
+    if (host.reads === undefined) return
+    let values: unknown
+    try {
+      values = JSON.parse(text)
+    } catch {}
+    if (!Array.isArray(values)) run.fail('invalid-output', 'protocol violation: unreadable reads')
+    else host.reads.record(values as JsonValue[])
+  }
   function onMessageError(): void {
     failUnreadable('for example, tool arguments nested too deeply')
   }
@@ -201,7 +214,13 @@ export function runSession(handle: WorkerHandle, input: RunSessionInput): Promis
     run.fail('exception', `a message from the program could not be read on the host (${reason})`)
   }
 
-  const outcome = run.start(runMessage(input.source, input.toolNames, config))
+  const start = runMessage(input.source, input.toolNames, config)
+  // A resumed run answers its first clock and random reads from the suspended run's (SPEC §13.3).
+  const outcome = run.start(
+    host.reads === undefined || host.reads.replay.length === 0
+      ? start
+      : { ...start, reads: JSON.stringify(host.reads.replay) },
+  )
   if (spin === undefined) return outcome
   return outcome.finally(() => spin.end())
 }

@@ -1,6 +1,13 @@
 import { isToolsError, type ToolsError } from '@dsh/tools-schema'
 import { AbortedBeforeDispatchError } from '../errors'
-import type { ContentPart, ToolContent, ToolExecutionResult, ToolFailure, ToolFailureInfo } from '../types'
+import type {
+  ContentPart,
+  ToolContent,
+  ToolExecutionResult,
+  ToolFailure,
+  ToolFailureInfo,
+  ToolPendingApproval,
+} from '../types'
 
 /** Build a frozen failure. Content is exactly `[{ type: 'text', text: 'Error: <message>' }]`. */
 export function failure(message: string, info: ToolFailureInfo | undefined): ToolFailure {
@@ -26,7 +33,12 @@ export function failure(message: string, info: ToolFailureInfo | undefined): Too
  * ```
  */
 export function failureOf(error: ToolsError): ToolFailure {
-  return failure(error.message, { name: error.name, code: error.code })
+  const result = failure(error.message, { name: error.name, code: error.code })
+  // A body that suspended work of its own (`ApprovalPendingError` with `pending`) keeps the ticket.
+  const pending = (error as { pending?: ToolPendingApproval }).pending
+  return pending === undefined || error.code !== 'APPROVAL_PENDING'
+    ? result
+    : Object.freeze({ ...result, pending })
 }
 
 /** The `ABORTED_BEFORE_DISPATCH` failure: the caller aborted before the body was invoked. */

@@ -133,6 +133,7 @@ function installKernel(pyodide: Interpreter) {
     BLOCKED_MODULES.join(','),
     CALL_LIMITS.maxArgumentChars,
     CALL_LIMITS.maxJsonDepth,
+    channel.reads,
   ) as PyHandle
   const deliver = pair.get(0)
   const start = pair.get(1)
@@ -227,7 +228,7 @@ async function main(): Promise<void> {
       if (message.k === 'run') {
         channel.setOutputLimits(message.limit, message.lines)
         channel.setValueLimits(message)
-        start(message.code, message.names)
+        start(message.code, message.names, typeof message.reads === 'string' ? message.reads : '')
       } else if (message.k === 'res') {
         deliver(message.i, message.ok, message.a, message.b)
       }

@@ -8,8 +8,8 @@
 # runs first). The program itself is compiled as the body of an `async def` (top-level `await`
 # and `return`) with file name `<program>`, so tracebacks show only program frames. The completion statuses are the runtime kit's `DoneStatus` values.
 
-def __dsh_install(host_log, host_call, host_done, blocked_text, max_argument_chars, max_depth):
-    import ast, asyncio, builtins, faulthandler, json, sys, traceback
+def __dsh_install(host_log, host_call, host_done, blocked_text, max_argument_chars, max_depth, host_reads):
+    import ast, asyncio, builtins, faulthandler, json, random, sys, time, traceback
 
     # Its dumps would show the kernel's frames; a crash ends the run anyway.
     faulthandler.disable()
@@ -120,7 +120,54 @@ def __dsh_install(host_log, host_call, host_done, blocked_text, max_argument_cha
             set_limit(saved)
         return "".join(parts)
 
+    # Recorded and replayed nondeterminism (SPEC 13.3): the program's `time.time`, `time.time_ns`,
+    # `time.perf_counter(_ns)` reads and the seed of the `random` module go through `read`. A
+    # resumed run answers its first reads from the suspended run's, in order; later reads are kept
+    # and handed to the host before the next binding call leaves. `time.monotonic` stays live: the
+    # event loop reads it. A read is [kind, value]; nanosecond ints travel as text (beyond 2**53).
+    MAX_RECORDED_READS = 100_000
+    replay_reads, fresh_reads, replay_at, recorded = [], [], [0], [0]
+
+    def read(kind, live):
+        if replay_at[0] < len(replay_reads):
+            entry = replay_reads[replay_at[0]]
+            if type(entry) is list and len(entry) == 2 and entry[0] == kind:
+                replay_at[0] += 1
+                return entry[1]
+            # Read in another order than the run it resumes: the rest is live; the ledger's
+            # argument checks tell whether that changed a call.
+            replay_at[0] = len(replay_reads)
+        value = live()
+        if recorded[0] < MAX_RECORDED_READS:
+            recorded[0] += 1
+            fresh_reads.append([kind, value])
+        return value
+
+    def flush_reads():
+        if fresh_reads:
+            text = json.dumps(fresh_reads)
+            fresh_reads.clear()
+            host_reads(text)
+
+    def install_reads(reads_text):
+        if reads_text:
+            try:
+                parsed = json.loads(reads_text)
+                if type(parsed) is list:
+                    replay_reads[:] = parsed
+                    recorded[0] = len(parsed)
+            except ValueError:
+                pass
+        live_time, live_time_ns = time.time, time.time_ns
+        live_perf, live_perf_ns = time.perf_counter, time.perf_counter_ns
+        time.time = lambda: read("t", live_time)
+        time.time_ns = lambda: int(read("tn", lambda: str(live_time_ns())))
+        time.perf_counter = lambda: read("p", live_perf)
+        time.perf_counter_ns = lambda: int(read("pn", lambda: str(live_perf_ns())))
+        random.seed(read("s", lambda: random.SystemRandom().getrandbits(52)))
+
     def call(name, args):
+        flush_reads()
         loop = asyncio.get_event_loop()
         future = loop.create_future()
         try:
@@ -322,8 +369,9 @@ def __dsh_install(host_log, host_call, host_done, blocked_text, max_argument_cha
             return
         host_done(OK, text)
 
-    def start(source, names_text):
+    def start(source, names_text, reads_text=""):
         allowed.update(json.loads(names_text))
+        install_reads(reads_text)
         asyncio.ensure_future(main(source))
 
     return deliver, start

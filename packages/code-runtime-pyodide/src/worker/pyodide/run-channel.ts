@@ -48,6 +48,8 @@ export interface RunChannel {
   readonly call: (id: number, name: unknown, argsText: unknown) => void
   /** The run's completion: post it and end the thread (at most once). */
   readonly done: (status: DoneStatus, payload?: unknown) => void
+  /** The program's clock and random reads since its last call (JSON text; SPEC §13.3). */
+  readonly reads: (text: unknown) => void
   /** Set `maxOutputBytes` and `maxLogLines` (from the host's run message). */
   readonly setOutputLimits: (bytes: number, lines: number) => void
   /** Set `maxValueNodes` / `maxValueDepth` from the host's run message (`nodes`, `depth`). */
@@ -110,10 +112,14 @@ export function createRunChannel(ports: RunChannelPorts): RunChannel {
     }
     ports.send({ k: 'call', i: id, n: String(name), a: args })
   }
+  const reads = (text: unknown): void => {
+    if (!finished) ports.send({ k: 'reads', t: String(text) })
+  }
   return {
     log,
     call,
     done,
+    reads,
     setOutputLimits: (bytes, lines) => {
       meter = new OutputMeter({ maxOutputBytes: bytes, maxLogLines: lines }, lineCost)
     },

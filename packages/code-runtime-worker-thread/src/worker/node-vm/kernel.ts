@@ -14,6 +14,7 @@
 import { createConsole } from '../quickjs/guest/console'
 import { describeError, formatLine } from '../quickjs/guest/format'
 import { descriptor, intrinsics as I } from '../quickjs/guest/intrinsics'
+import { installReads, type ReadJournal } from '../quickjs/guest/nondeterminism'
 import { serialize } from '../quickjs/guest/serialize'
 import { checkTimerCallback, type Pending, type Timer, timerDelay } from '../quickjs/guest/timer-args'
 import { createToolCallErrorClass, settleReply } from '../quickjs/guest/tool-call-error'
@@ -27,12 +28,18 @@ export interface NodeVmHost {
   readonly timer: (id: number, ms: number, repeat: boolean) => void
   readonly clearTimer: (id: number) => void
   readonly done: (status: number, payload: string | undefined) => void
+  /** The program's clock and random reads since its last call (JSON text; `nondeterminism.ts`). */
+  readonly reads: (json: string) => void
 }
 
 /** What the worker calls on the kernel. */
 export interface NodeVmKernel {
-  /** Define the frozen `tools` global from the JSON text of the binding names. */
-  install(namesJson: string): void
+  /**
+   * Define the frozen `tools` global from the JSON text of the binding names; with `readsJson`
+   * (the reads a resumed run answers first, `''` for none), also record the program's clock and
+   * random reads (the worker always passes it).
+   */
+  install(namesJson: string, readsJson?: string): void
   /** Start the compiled program (an async function) and report its completion once. */
   run(program: unknown): void
   /** Settle one binding call: `status` is a `ReplyStatus`, `a`/`b` primitives. */
@@ -94,7 +101,14 @@ export function createKernel(host: NodeVmHost): NodeVmKernel {
  */
 export function installKernel(host: NodeVmHost, global: KernelGlobal): NodeVmKernel {
   // Read once: the host object belongs to the privileged realm and is never handed on.
-  const { call: hostCall, log: hostLog, timer: hostTimer, clearTimer: hostClearTimer, done: hostDone } = host
+  const {
+    call: hostCall,
+    log: hostLog,
+    timer: hostTimer,
+    clearTimer: hostClearTimer,
+    done: hostDone,
+    reads: hostReads,
+  } = host
 
   const ToolCallError = createToolCallErrorClass()
   defineGlobal(global, 'ToolCallError', ToolCallError)
@@ -157,7 +171,10 @@ export function installKernel(host: NodeVmHost, global: KernelGlobal): NodeVmKer
   })
 
   const pending: Record<number, Pending> = I.create(null)
+  let reads: ReadJournal | undefined
   const callTool = (name: string, args: unknown): Promise<unknown> => {
+    // Every read made before this call reaches the host before the call does.
+    reads?.flush()
     let ticket: number | string
     try {
       ticket = hostCall(name, args)
@@ -193,12 +210,13 @@ export function installKernel(host: NodeVmHost, global: KernelGlobal): NodeVmKer
 
   return I.freeze({
     __proto__: null,
-    install(namesJson: string): void {
+    install(namesJson: string, readsJson?: string): void {
       defineGlobal(
         global,
         'tools',
         createToolsObject(I.JSONParse(namesJson) as unknown[], callTool, ToolCallError),
       )
+      if (typeof readsJson === 'string') reads = installReads(readsJson, (json) => hostReads(json))
     },
     run(program: unknown): void {
       let outcome: Promise<unknown>

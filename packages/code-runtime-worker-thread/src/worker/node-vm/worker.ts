@@ -93,6 +93,12 @@ const host: NodeVmHost = {
       finishRun(status, payload)
     } catch {}
   },
+  // Posted at once, so the host has them before the call batch that follows them.
+  reads(json) {
+    try {
+      if (!done && typeof json === 'string') post({ k: 'reads', t: json })
+    } catch {}
+  },
 }
 
 const context = createContext(Object.create(null), {
@@ -138,7 +144,7 @@ function startRun(message: Record<string, unknown>): void {
     return
   }
   try {
-    kernel.install(request.names)
+    kernel.install(request.names, typeof message['reads'] === 'string' ? message['reads'] : '')
   } catch {
     finishRun(1, 'malformed binding names')
     return

@@ -329,6 +329,7 @@ function startRun(message: {
   lines?: unknown
   nodes?: unknown
   depth?: unknown
+  reads?: unknown
 }): void {
   if (started) return
   started = true
@@ -341,10 +342,13 @@ function startRun(message: {
     return
   }
   const { code, names } = message
+  const replayReads = typeof message.reads === 'string' ? message.reads : ''
   enterGuest(() => {
     const namesText = vm.newString(names)
-    const installed = vm.callFunction(kernel.install, vm.undefined, namesText)
+    const readsText = vm.newString(replayReads)
+    const installed = vm.callFunction(kernel.install, vm.undefined, namesText, readsText)
     namesText.dispose()
+    readsText.dispose()
     if (installed.error !== undefined) {
       installed.error.dispose()
       finishRun(DoneStatus.EXCEPTION, 'malformed binding names')
@@ -382,6 +386,10 @@ async function boot(): Promise<void> {
     // timeout, which the host's watchdog reports.
     done(status, payload) {
       if (!halted) finishRun(status, payload)
+    },
+    // Posted at once, so the host has them before the call batch that follows them.
+    reads(json) {
+      if (!done) post({ k: 'reads', t: json })
     },
     shouldInterrupt() {
       if (guestSince === 0 || halted) return halted

@@ -38,6 +38,8 @@ export interface EngineCallbacks {
   timer(id: number, ms: number, repeat: boolean): void
   clearTimer(id: number): void
   done(status: number, payload: string | undefined): void
+  /** The program's clock and random reads (JSON text) since its last binding call. */
+  reads(json: string): void
   /** Polled by the engine while it runs; `true` stops it with an uncatchable error. */
   shouldInterrupt(): boolean
 }
@@ -84,6 +86,10 @@ function defineHostFunctions(
   })
   fn('clearTimer', (id) => {
     callbacks.clearTimer(vm.getNumber(id!))
+    return undefined
+  })
+  fn('reads', (json) => {
+    callbacks.reads(vm.getString(json!))
     return undefined
   })
   fn('done', (status, payload) => {

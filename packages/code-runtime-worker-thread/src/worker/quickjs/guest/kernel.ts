@@ -8,6 +8,7 @@
 import { createConsole } from './console'
 import { describeError, formatLine } from './format'
 import { descriptor, intrinsics as I } from './intrinsics'
+import { installReads, type ReadJournal } from './nondeterminism'
 import { serialize } from './serialize'
 import { checkTimerCallback, type Pending, type Timer, timerDelay } from './timer-args'
 import { createToolCallErrorClass, settleReply } from './tool-call-error'
@@ -21,11 +22,14 @@ export interface GuestHost {
   timer(id: number, ms: number, repeat: boolean): void
   clearTimer(id: number): void
   done(status: number, payload: string | undefined): void
+  /** The program's clock and random reads since the last call (JSON text, `nondeterminism.ts`). */
+  reads(json: string): void
 }
 
 /** What the worker calls on the kernel. */
 export interface GuestKernel {
-  install(namesJson: string): void
+  /** Install the bindings, and the reads to answer first (JSON text, `''` for none). */
+  install(namesJson: string, readsJson: string): void
   run(program: unknown): void
   /**
    * Settle a batch of calls given as the JSON text of `[id, status, a, b, …]` (one engine call
@@ -110,7 +114,10 @@ export function createKernel(host: GuestHost): GuestKernel {
   const capture = (resolve: Pending['resolve'], reject: Pending['reject']): void => {
     captured = { resolve, reject }
   }
+  let reads: ReadJournal | undefined
   const callTool = (name: string, args: unknown): Promise<unknown> => {
+    // Every read made before this call reaches the host before the call does.
+    reads?.flush()
     let ticket: number | string
     if (args === undefined) ticket = host.call(name, '')
     else {
@@ -150,8 +157,9 @@ export function createKernel(host: GuestHost): GuestKernel {
   }
 
   return I.freeze({
-    install(namesJson: string): void {
+    install(namesJson: string, readsJson: string): void {
       defineGlobal('tools', createToolsObject(I.JSONParse(namesJson) as unknown[], callTool, ToolCallError))
+      reads = installReads(typeof readsJson === 'string' ? readsJson : '', (json) => host.reads(json))
     },
     run(program: unknown): void {
       let outcome: Promise<unknown>

@@ -1,0 +1,114 @@
+// Python Code Mode suspend and replay across separate Node processes (SPEC §13.3), on a SQLite
+// file and on PostgreSQL (DSH_TEST_PG_URL, as every PostgreSQL test here): a process runs a
+// program that asks for approval and is SIGKILLed; the test process approves; another process
+// resumes. Every tool body appends a line to a counter file, counted from outside.
+import { type ChildProcess, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Context } from '@deepseek-ai/cordis'
+import ToolApprovals from '@dsh/tool-approvals'
+import ToolRuntime, { type ToolExecutionResult, type ToolFailure } from '@dsh/tools-core'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { type TestPostgres, testPostgres } from '../../tools-store-postgres/tests/support/postgres-server'
+import { bodyRuns, KEY, plugStore } from './fixtures/durable-app'
+
+const WORKER = fileURLToPath(new URL('./fixtures/durable-run-worker.ts', import.meta.url))
+const dir = mkdtempSync(join(tmpdir(), 'dsh-pyodide-durable-processes-'))
+let files = 0
+const running = new Set<ChildProcess>()
+let pg: TestPostgres
+
+beforeAll(async () => {
+  pg = await testPostgres('py_durable_run')
+})
+afterEach(async () => {
+  await Promise.all(
+    [...running].map(async (child) => {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exit = once(child, 'exit')
+        child.kill('SIGKILL')
+        await exit
+      }
+      running.delete(child)
+    }),
+  )
+})
+afterAll(async () => {
+  await pg?.dispose()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+/** Start the worker; resolves with its result and the process (still running for `run`). */
+async function inProcess(args: string[]): Promise<{ result: ToolExecutionResult; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--conditions=@dsh/source', '--import', 'tsx', WORKER, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  running.add(child)
+  let stdout = ''
+  let stderr = ''
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString()
+  })
+  const result = await new Promise<ToolExecutionResult>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString()
+      const line = stdout.split('\n').find((candidate) => candidate.includes('"event":"result"'))
+      if (line !== undefined) resolve(JSON.parse(line).result)
+    })
+    child.on('exit', () =>
+      reject(new Error(`worker ${args[0]} exited before its result: ${stderr.slice(-3000)}`)),
+    )
+  })
+  return { result, child }
+}
+
+const stores = [
+  { name: 'SQLite', spec: () => `sqlite:${join(dir, `tools-${++files}.db`)}` },
+  { name: 'PostgreSQL', spec: () => `pg:${pg.connectionString}#${pg.newSchema()}` },
+]
+
+describe.each(stores)('Python runs in separate processes on $name', (store) => {
+  it('suspends, is SIGKILLed, resumes in another process: each body once, time and random replayed', {
+    timeout: 180_000,
+  }, async () => {
+    const spec = store.spec()
+    const counter = join(dir, `bodies-${++files}.txt`)
+    const program = join(dir, `program-${files}.py`)
+    writeFileSync(
+      program,
+      `import time, random
+t, r = time.time(), random.random()
+a = await tools.fetch_item({"id": 1})
+print("seen", json.dumps({"t": t, "r": r}))
+deleted = await tools.delete_item({"id": int(r * 1e6)})
+return {"t": t, "r": r, "a": a, "deleted": deleted.startswith("deleted-")}`,
+    )
+    const { result, child } = await inProcess(['run', spec, counter, program])
+    const exit = once(child, 'exit')
+    child.kill('SIGKILL')
+    await exit
+    const pending = result as ToolFailure
+    expect(pending).toMatchObject({ isError: true, error: { info: { code: 'APPROVAL_PENDING' } } })
+    const text = pending.content[0]?.type === 'text' ? pending.content[0].text : ''
+    const seen = JSON.parse(/seen (\{.*\})/.exec(text)![1]!)
+    expect(bodyRuns(counter)).toEqual({ 'fetch 1': 1 })
+    const ctx = new Context()
+    try {
+      await plugStore(ctx, spec)
+      await ctx.plugin(ToolRuntime)
+      await ctx.plugin(ToolApprovals, { signingKey: KEY })
+      await ctx.approvals.decide(pending.pending!.approvals![0]!.ticket, { approve: true, by: 'ana' })
+    } finally {
+      await ctx.fiber.dispose()
+    }
+    const done = (await inProcess(['resume', spec, counter, pending.pending!.ticket])).result
+    expect(done).toMatchObject({
+      isError: false,
+      value: { logs: [], result: { ...seen, a: 'item-1', deleted: true } },
+    })
+    expect(bodyRuns(counter)).toEqual({ 'fetch 1': 1, [`delete ${Math.floor(seen.r * 1e6)}`]: 1 })
+  })
+})

@@ -1,0 +1,77 @@
+// Code Mode suspend and replay of Python programs (SPEC §13.3) with real Pyodide workers, in one
+// process on the memory store; across processes on SQLite and PostgreSQL in
+// durable-run-processes.integration.spec.ts.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Context } from '@deepseek-ai/cordis'
+import type { ToolFailure } from '@dsh/tools-core'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { bodyRuns, durableApp, resume, runProgram } from './fixtures/durable-app'
+
+const dir = mkdtempSync(join(tmpdir(), 'dsh-pyodide-durable-run-'))
+let files = 0
+let app: Context | undefined
+afterEach(async () => {
+  await app?.fiber.dispose()
+  app = undefined
+})
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+async function start() {
+  const counter = join(dir, `bodies-${++files}.txt`)
+  app = await durableApp('memory', counter)
+  return { ctx: app, counter }
+}
+
+const text = (result: ToolFailure) => (result.content[0]?.type === 'text' ? result.content[0].text : '')
+
+describe('a Python run_code program that asks for approval', () => {
+  it('suspends; resumes once decided with time and random replayed; logs not repeated; each body once', {
+    timeout: 60_000,
+  }, async () => {
+    const { ctx, counter } = await start()
+    const first = (await runProgram(
+      ctx,
+      `import time, random
+t, ns, r = time.time(), time.time_ns(), random.random()
+a, b = await asyncio.gather(tools.fetch_item({"id": 1}), tools.fetch_item({"id": 2}))
+print("seen", json.dumps({"t": t, "ns": str(ns), "r": r}))
+deleted = await tools.delete_item({"id": int(r * 1e6)})
+print("after", deleted.startswith("deleted-"))
+return {"t": t, "ns": str(ns), "r": r, "r2": random.random(), "a": a, "b": b, "c": await tools.fetch_item({"id": 3})}`,
+    )) as ToolFailure
+    expect(first).toMatchObject({ isError: true, error: { info: { code: 'APPROVAL_PENDING' } } })
+    const seen = JSON.parse(/seen (\{.*\})/.exec(text(first))![1]!)
+    expect(bodyRuns(counter)).toEqual({ 'fetch 1': 1, 'fetch 2': 1 })
+    await ctx.approvals.decide(first.pending!.approvals![0]!.ticket, { approve: true, by: 'ana' })
+    const done = await resume(ctx, first.pending!.ticket)
+    expect(done).toMatchObject({
+      isError: false,
+      value: { logs: ['after True'], result: { ...seen, a: 'item-1', b: 'item-2', c: 'item-3' } },
+    })
+    const deleted = `delete ${Math.floor(seen.r * 1e6)}`
+    expect(bodyRuns(counter)).toEqual({ 'fetch 1': 1, 'fetch 2': 1, [deleted]: 1, 'fetch 3': 1 })
+  })
+
+  it('asyncio.gather of two asked calls: both asked together, resumed once; a denied one raises ToolCallError with DENIED', {
+    timeout: 60_000,
+  }, async () => {
+    const { ctx, counter } = await start()
+    const first = (await runProgram(
+      ctx,
+      `results = await asyncio.gather(tools.delete_item({"id": 1}), tools.delete_item({"id": 2}), return_exceptions=True)
+return [r if isinstance(r, str) else type(r).__name__ + ": " + str(r) for r in results]`,
+    )) as ToolFailure
+    const approvals = first.pending!.approvals!
+    expect(approvals).toHaveLength(2)
+    await ctx.approvals.decide(approvals[0]!.ticket, { approve: true, by: 'ana' })
+    await ctx.approvals.decide(approvals[1]!.ticket, { approve: false, by: 'ana', note: 'keep 2' })
+    const done = await resume(ctx, first.pending!.ticket)
+    expect(done).toMatchObject({
+      isError: false,
+      value: { result: ['deleted-1', expect.stringMatching(/^ToolCallError: DENIED: keep 2/)] },
+    })
+    expect(bodyRuns(counter)).toEqual({ 'delete 1': 1 })
+  })
+})
