@@ -2,7 +2,6 @@
 // file and on PostgreSQL (DSH_TEST_PG_URL, as every PostgreSQL test here): a process runs a
 // program that asks for approval and is SIGKILLed; the test process approves; another process
 // resumes. Every tool body appends a line to a counter file, counted from outside.
-import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -10,60 +9,30 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Context } from '@deepseek-ai/cordis'
 import ToolApprovals from '@dsh/tool-approvals'
-import ToolRuntime, { type ToolExecutionResult, type ToolFailure } from '@dsh/tools-core'
+import { ResultProcesses } from '@dsh/tools-codemode/testing'
+import ToolRuntime, { type ToolFailure } from '@dsh/tools-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type TestPostgres, testPostgres } from '../../tools-store-postgres/tests/support/postgres-server'
 import { bodyRuns, KEY, plugStore } from './fixtures/durable-app'
 
-const WORKER = fileURLToPath(new URL('./fixtures/durable-run-worker.ts', import.meta.url))
+const processes = new ResultProcesses(
+  fileURLToPath(new URL('./fixtures/durable-run-worker.ts', import.meta.url)),
+)
 const dir = mkdtempSync(join(tmpdir(), 'dsh-pyodide-durable-processes-'))
 let files = 0
-const running = new Set<ChildProcess>()
 let pg: TestPostgres
 
 beforeAll(async () => {
   pg = await testPostgres('py_durable_run')
 })
-afterEach(async () => {
-  await Promise.all(
-    [...running].map(async (child) => {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exit = once(child, 'exit')
-        child.kill('SIGKILL')
-        await exit
-      }
-      running.delete(child)
-    }),
-  )
-})
+afterEach(() => processes.killAll())
 afterAll(async () => {
   await pg?.dispose()
   rmSync(dir, { recursive: true, force: true })
 })
 
 /** Start the worker; resolves with its result and the process (still running for `run`). */
-async function inProcess(args: string[]): Promise<{ result: ToolExecutionResult; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--conditions=@dsh/source', '--import', 'tsx', WORKER, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  running.add(child)
-  let stdout = ''
-  let stderr = ''
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString()
-  })
-  const result = await new Promise<ToolExecutionResult>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString()
-      const line = stdout.split('\n').find((candidate) => candidate.includes('"event":"result"'))
-      if (line !== undefined) resolve(JSON.parse(line).result)
-    })
-    child.on('exit', () =>
-      reject(new Error(`worker ${args[0]} exited before its result: ${stderr.slice(-3000)}`)),
-    )
-  })
-  return { result, child }
-}
+const inProcess = (args: string[]) => processes.start(args)
 
 const stores = [
   { name: 'SQLite', spec: () => `sqlite:${join(dir, `tools-${++files}.db`)}` },
