@@ -18,9 +18,8 @@ afterEach(async () => {
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-async function start() {
-  const counter = join(dir, `bodies-${++files}.txt`)
-  app = await durableApp('memory', counter)
+async function start(store = 'memory', counter = join(dir, `bodies-${++files}.txt`), extra = false) {
+  app = await durableApp(store, counter, { extra })
   return { ctx: app, counter }
 }
 
@@ -73,5 +72,60 @@ return [r if isinstance(r, str) else type(r).__name__ + ": " + str(r) for r in r
       value: { result: ['deleted-1', expect.stringMatching(/^ToolCallError: DENIED: keep 2/)] },
     })
     expect(bodyRuns(counter)).toEqual({ 'delete 1': 1 })
+  })
+
+  it('a second ask suspends again under the same run ticket; a denied call raises DENIED', {
+    timeout: 60_000,
+  }, async () => {
+    const { ctx, counter } = await start()
+    const first = (await runProgram(
+      ctx,
+      `first = await tools.delete_item({"id": 1})
+try:
+    second = await tools.delete_item({"id": 2})
+except ToolCallError as error:
+    second = "ToolCallError: " + str(error)
+return {"first": first, "second": second}`,
+    )) as ToolFailure
+    await ctx.approvals.decide(first.pending!.approvals![0]!.ticket, { approve: true, by: 'ana' })
+    const again = (await resume(ctx, first.pending!.ticket)) as ToolFailure
+    expect(again).toMatchObject({
+      error: { info: { code: 'APPROVAL_PENDING' } },
+      pending: { ticket: first.pending!.ticket },
+    })
+    expect(bodyRuns(counter)).toEqual({ 'delete 1': 1 })
+    await ctx.approvals.decide(again.pending!.approvals![0]!.ticket, {
+      approve: false,
+      by: 'ana',
+      note: 'not today',
+    })
+    const done = await resume(ctx, first.pending!.ticket)
+    expect(done).toMatchObject({
+      isError: false,
+      value: {
+        result: { first: 'deleted-1', second: expect.stringMatching(/^ToolCallError: DENIED: not today/) },
+      },
+    })
+    expect(bodyRuns(counter)).toEqual({ 'delete 1': 1 })
+  })
+
+  it('a program that calls differently on replay fails as diverged at the sub-call, and runs nothing more', {
+    timeout: 60_000,
+  }, async () => {
+    // The memory store lives in its app: a SQLite file carries the run to the changed app.
+    const store = `sqlite:${join(dir, `tools-${++files}.db`)}`
+    const { ctx, counter } = await start(store)
+    const program = `item_id = 2 if "extra" in dir(tools) else 1
+await tools.fetch_item({"id": item_id})
+return await tools.delete_item({"id": item_id})`
+    const first = (await runProgram(ctx, program)) as ToolFailure
+    expect(first).toMatchObject({ error: { info: { code: 'APPROVAL_PENDING' } } })
+    await ctx.approvals.decide(first.pending!.approvals![0]!.ticket, { approve: true, by: 'ana' })
+    await ctx.fiber.dispose()
+    const changed = await start(store, counter, true)
+    const diverged = await resume(changed.ctx, first.pending!.ticket)
+    expect(diverged).toMatchObject({ isError: true, error: { info: { code: 'CODE_RUN_FAILED' } } })
+    expect(diverged.isError && diverged.error.message).toMatch(/the program diverged on replay at sub-call 1/)
+    expect(bodyRuns(counter)).toEqual({ 'fetch 1': 1 })
   })
 })
