@@ -39,8 +39,25 @@ const stores = [
   { name: 'PostgreSQL', spec: () => `pg:${pg.connectionString}#${pg.newSchema()}` },
 ]
 
+/** Decide every approval `suspended` waits for, as a reviewer in this process on the same store. */
+async function decide(spec: string, suspended: ToolFailure, approve: boolean): Promise<void> {
+  const ctx = new Context()
+  try {
+    await plugStore(ctx, spec)
+    await ctx.plugin(ToolRuntime)
+    await ctx.plugin(ToolApprovals, { signingKey: KEY })
+    for (const approval of suspended.pending!.approvals!)
+      await ctx.approvals.decide(
+        approval.ticket,
+        approve ? { approve, by: 'ana' } : { approve, by: 'ana', note: 'no' },
+      )
+  } finally {
+    await ctx.fiber.dispose()
+  }
+}
+
 describe.each(stores)('Python runs in separate processes on $name', (store) => {
-  it('suspends, is SIGKILLed, resumes in another process: each body once, time and random replayed', {
+  it('suspends, is SIGKILLed, resumes in another process: each body once, time and random replayed; asks again, is denied in a third', {
     timeout: 180_000,
   }, async () => {
     const spec = store.spec()
@@ -53,7 +70,11 @@ t, r = time.time(), random.random()
 a = await tools.fetch_item({"id": 1})
 print("seen", json.dumps({"t": t, "r": r}))
 deleted = await tools.delete_item({"id": int(r * 1e6)})
-return {"t": t, "r": r, "a": a, "deleted": deleted.startswith("deleted-")}`,
+try:
+    second = await tools.delete_item({"id": 7})
+except ToolCallError as error:
+    second = "ToolCallError: " + str(error)
+return {"t": t, "r": r, "a": a, "deleted": deleted.startswith("deleted-"), "second": second}`,
     )
     const { result, child } = await inProcess(['run', spec, counter, program])
     const exit = once(child, 'exit')
@@ -64,20 +85,30 @@ return {"t": t, "r": r, "a": a, "deleted": deleted.startswith("deleted-")}`,
     const text = pending.content[0]?.type === 'text' ? pending.content[0].text : ''
     const seen = JSON.parse(/seen (\{.*\})/.exec(text)![1]!)
     expect(bodyRuns(counter)).toEqual({ 'fetch 1': 1 })
-    const ctx = new Context()
-    try {
-      await plugStore(ctx, spec)
-      await ctx.plugin(ToolRuntime)
-      await ctx.plugin(ToolApprovals, { signingKey: KEY })
-      await ctx.approvals.decide(pending.pending!.approvals![0]!.ticket, { approve: true, by: 'ana' })
-    } finally {
-      await ctx.fiber.dispose()
-    }
+    await decide(spec, pending, true)
+    const deleted = `delete ${Math.floor(seen.r * 1e6)}`
+    // The second ask suspends the run again, under the same ticket, in the resuming process.
+    const again = (await inProcess(['resume', spec, counter, pending.pending!.ticket])).result as ToolFailure
+    expect(again).toMatchObject({
+      error: { info: { code: 'APPROVAL_PENDING' } },
+      pending: { ticket: pending.pending!.ticket },
+    })
+    expect(again.pending!.approvals).toHaveLength(1)
+    expect(bodyRuns(counter)).toEqual({ 'fetch 1': 1, [deleted]: 1 })
+    await decide(spec, again, false)
     const done = (await inProcess(['resume', spec, counter, pending.pending!.ticket])).result
     expect(done).toMatchObject({
       isError: false,
-      value: { logs: [], result: { ...seen, a: 'item-1', deleted: true } },
+      value: {
+        logs: [],
+        result: {
+          ...seen,
+          a: 'item-1',
+          deleted: true,
+          second: expect.stringMatching(/^ToolCallError: DENIED: no/),
+        },
+      },
     })
-    expect(bodyRuns(counter)).toEqual({ 'fetch 1': 1, [`delete ${Math.floor(seen.r * 1e6)}`]: 1 })
+    expect(bodyRuns(counter)).toEqual({ 'fetch 1': 1, [deleted]: 1 })
   })
 })
