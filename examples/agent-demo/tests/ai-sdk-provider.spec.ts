@@ -2,18 +2,9 @@
 // @dsh/tools-ai-sdk — the real tools, policy and runtimes; the model's turns in the AI SDK's
 // LanguageModelV4 wire shape; approvals asked and answered the AI SDK's way.
 import { describe, expect, it } from 'vitest'
-import type { LoopEvent } from '../src/agent-loop'
 import { parseDemoOptions, UsageError } from '../src/cli-options'
 import { runDemo } from '../src/run-demo'
-
-const cardsOf = (events: readonly LoopEvent[]) =>
-  events.flatMap((event) =>
-    event.type === 'call' || event.type === 'result'
-      ? [
-          `${event.type} ${event.callId} ${event.name} ${event.view.card}${event.type === 'result' && event.isError ? ' error' : ''}`,
-        ]
-      : [],
-  )
+import { cardsOf, NATIVE_CARDS } from './fixtures/cards'
 
 describe('--provider ai-sdk', () => {
   it('parses, and refuses providers it does not know', () => {
@@ -27,32 +18,7 @@ describe('--provider ai-sdk', () => {
     expect(run.before.passed).toBe(false)
     expect(run.after.passed).toBe(true)
     expect(run.outcome.turns).toBe(7)
-    expect(cardsOf(run.events)).toEqual([
-      'call s1 tool_search generic',
-      'result s1 tool_search generic',
-      'call n1 glob generic',
-      'result n1 glob search',
-      'call n2 read generic',
-      'result n2 read read',
-      'call n3 read generic',
-      'result n3 read generic error',
-      'call n4 bash terminal',
-      'result n4 bash terminal',
-      'call p1 read_result generic',
-      'result p1 read_result generic',
-      'call n5 grep generic',
-      'result n5 grep search',
-      'call n6 read generic',
-      'result n6 read read',
-      'call n7 read generic',
-      'result n7 read read',
-      'call n8 edit diff',
-      'result n8 edit diff',
-      'call n9 bash terminal',
-      'result n9 bash terminal',
-      'call n10 bash terminal',
-      'result n10 bash generic error',
-    ])
+    expect(cardsOf(run.events)).toEqual(NATIVE_CARDS)
     // Each asked call: the AI SDK's approval request answered by the demo's rule, then the
     // pipeline's own gate once when the approved call runs (the approval check is not logged).
     expect(run.policyLog.map((d) => `${d.callId} ${d.stage} ${d.verdict}`)).toEqual([

@@ -3,15 +3,7 @@ import type { LoopEvent } from '../src/agent-loop'
 import { renderCallCard, renderResultCard } from '../src/cards'
 import { runDemo } from '../src/run-demo'
 import { ScriptedModel } from '../src/scripted-model'
-
-const cardsOf = (events: readonly LoopEvent[]) =>
-  events.flatMap((event) =>
-    event.type === 'call' || event.type === 'result'
-      ? [
-          `${event.type} ${event.callId} ${event.name} ${event.view.card}${event.type === 'result' && event.isError ? ' error' : ''}`,
-        ]
-      : [],
-  )
+import { cardsOf, NATIVE_CARDS } from './fixtures/cards'
 
 /** The cards of the Code Mode run: the same in TypeScript and in Python. */
 const CODE_MODE_CARDS = [
@@ -68,32 +60,7 @@ describe('agent demo', () => {
       ['edit:exclusive', 'bash:exclusive'],
       ['bash:exclusive'],
     ])
-    expect(cardsOf(run.events)).toEqual([
-      'call s1 tool_search generic',
-      'result s1 tool_search generic',
-      'call n1 glob generic',
-      'result n1 glob search',
-      'call n2 read generic',
-      'result n2 read read',
-      'call n3 read generic',
-      'result n3 read generic error',
-      'call n4 bash terminal',
-      'result n4 bash terminal',
-      'call p1 read_result generic',
-      'result p1 read_result generic',
-      'call n5 grep generic',
-      'result n5 grep search',
-      'call n6 read generic',
-      'result n6 read read',
-      'call n7 read generic',
-      'result n7 read read',
-      'call n8 edit diff',
-      'result n8 edit diff',
-      'call n9 bash terminal',
-      'result n9 bash terminal',
-      'call n10 bash terminal',
-      'result n10 bash generic error',
-    ])
+    expect(cardsOf(run.events)).toEqual(NATIVE_CARDS)
     expect(run.policyLog.map((d) => `${d.callId} ${d.stage} ${d.verdict}`)).toEqual([
       's1 pre-execute allow',
       'n1 pre-execute allow',
