@@ -1,4 +1,5 @@
 import { dialectOf } from './internal/compile-schema'
+import { setOwn } from './internal/describe'
 import { type Dialect, ignoredByDialect, isPre2019 } from './internal/dialect'
 import { copyJson, walkSchemas } from './internal/schema-walk'
 import type { JsonSchema } from './types'
@@ -33,7 +34,7 @@ function addNull(node: Record<string, unknown>): void {
     const rest: Record<string, unknown> = {}
     for (const key of Object.keys(node)) {
       if (ANNOTATIONS.includes(key)) continue
-      rest[key] = node[key]
+      setOwn(rest, key, node[key])
       delete node[key]
     }
     node.anyOf = [rest, { type: 'null' }]

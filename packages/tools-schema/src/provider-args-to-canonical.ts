@@ -1,3 +1,4 @@
+import { setOwn } from './internal/describe'
 import { GEMINI_REF_DEPTH } from './internal/provider/gemini'
 import { jsonTypesOf, pickBranch } from './internal/provider/pick-branch'
 import { type RefChain, refCount } from './internal/provider/rewrite-tree'
@@ -159,9 +160,9 @@ function ownKeywords(
     ) {
       continue // strict mode's stand-in for an absent optional property
     }
-    out[key] = member
+    setOwn(out, key, member)
     if (memberSchema !== undefined)
-      stack.push({ value: member, node: memberSchema, refs, put: (v) => (out[key] = v) })
+      stack.push({ value: member, node: memberSchema, refs, put: (v) => setOwn(out, key, v) })
   }
   return out
 }

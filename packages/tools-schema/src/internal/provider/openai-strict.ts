@@ -1,3 +1,4 @@
+import { setOwn } from '../describe'
 import { joinPath } from '../path'
 import {
   childList,
@@ -177,7 +178,7 @@ export function convertOpenAiStrict(job: RewriteJob, context: RewriteContext): u
     } else if (key === '$defs') {
       out.$defs = childMap(context, value, joinPath(path, key))
     } else if (key !== 'properties' && key !== 'required' && key !== 'additionalProperties') {
-      out[key] = value
+      setOwn(out, key, value)
     }
   }
   if (isObject(node.definitions)) {

@@ -1,4 +1,5 @@
 import { SchemaDefinitionError } from '../../errors'
+import { setOwn } from '../describe'
 import { joinPath } from '../path'
 
 /** One recorded difference between the input schema and the provider's schema. */
@@ -109,9 +110,9 @@ export function childMap(
 ): Record<string, unknown> {
   if (typeof map !== 'object' || map === null || Array.isArray(map)) return into
   for (const [key, value] of Object.entries(map)) {
-    into[key] = null
+    setOwn(into, key, null)
     context.child(value, joinPath(path, key), (converted) => {
-      into[key] = wrap === undefined ? converted : wrap(key, converted)
+      setOwn(into, key, wrap === undefined ? converted : wrap(key, converted))
     })
   }
   return into

@@ -1,4 +1,5 @@
 import { SchemaDefinitionError } from '../../errors'
+import { setOwn } from '../describe'
 
 /** A schema object as the provider converters read it: any JSON object. */
 export type SchemaObject = { readonly [key: string]: unknown }
@@ -207,7 +208,7 @@ export function mergeAllOf(node: SchemaObject): { node: SchemaObject; rest: unkn
         const required = Array.isArray(merged.required) ? merged.required : []
         merged.required = [...new Set([...required, ...branch.required])]
       } else if (!Object.hasOwn(merged, key)) {
-        merged[key] = branch[key]
+        setOwn(merged, key, branch[key])
       }
     }
   }
@@ -252,7 +253,7 @@ export function branchOfType(node: SchemaObject, type: string): SchemaObject {
   for (const [key, value] of Object.entries(node)) {
     if (key === 'type' || key === 'description' || key === 'anyOf' || key === 'oneOf') continue
     if (foreign.has(key) && !own.has(key)) continue
-    branch[key] = value
+    setOwn(branch, key, value)
   }
   return branch
 }
