@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Context } from '@deepseek-ai/cordis'
-import type { ToolFailure } from '@dsh/tools-core'
+import { defineTool, type ToolFailure } from '@dsh/tools-core'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { bodyRuns, durableApp, resume, runProgram } from './fixtures/durable-app'
 
@@ -112,6 +112,31 @@ describe('a run_code program that asks for approval, in one process', () => {
       isError: false,
       value: { result: ['ToolCallError', 'delete_item', expect.stringMatching(/^DENIED: keep it/)] },
     })
+    expect(bodyRuns(counter)).toEqual({})
+  })
+
+  it('a tool named __proto__ is fingerprinted like any other: changed before the resume, the run is refused', async () => {
+    const { ctx, counter } = await start()
+    const proto = (parameters: Record<string, { type: 'string' }>) =>
+      defineTool({
+        name: '__proto__',
+        description: 'A tool with an awkward name.',
+        parameters,
+        output: { schema: { type: 'string' }, render: (_args, value) => [{ type: 'text', text: value }] },
+        execute: () => 'ran',
+      })
+    const registered = ctx.tools.register(proto({}))
+    const first = (await runProgram(
+      ctx,
+      `await tools['__proto__']({})\nreturn await tools.delete_item({ id: 1 })`,
+    )) as ToolFailure
+    expect(first).toMatchObject({ error: { info: { code: 'APPROVAL_PENDING' } } })
+    await ctx.approvals.decide(first.pending!.approvals![0]!.ticket, { approve: true, by: 'ana' })
+    registered()
+    ctx.tools.register(proto({ extra: { type: 'string' } }))
+    const refused = await resume(ctx, first.pending!.ticket)
+    expect(refused).toMatchObject({ isError: true, error: { info: { code: 'APPROVAL_INVALID' } } })
+    expect(refused.isError && refused.error.message).toMatch(/tool `__proto__` changed/)
     expect(bodyRuns(counter)).toEqual({})
   })
 

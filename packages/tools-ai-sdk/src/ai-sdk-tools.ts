@@ -46,7 +46,14 @@ export function aiSdkTools(ctx: Context, options?: AiSdkOptions): ToolSet {
         (await probePolicy(ctx, agent, { toolCallId, toolName: name, input })) !== undefined,
     }
     pipelineTools.add(definition)
-    tools[name] = definition
+    // Defined, not assigned: `__proto__` is a valid tool name, and an assignment would set the
+    // tool set's prototype instead of adding the tool.
+    Object.defineProperty(tools, name, {
+      value: definition,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
   }
   return tools
 }

@@ -1,3 +1,4 @@
+import { defineTool } from '@dsh/tools-core'
 import { generateText, stepCountIs } from 'ai'
 import { afterEach, describe, expect, it } from 'vitest'
 import { AiSdkToolError, aiSdkToolApproval, aiSdkTools } from '../src/index'
@@ -97,6 +98,25 @@ describe('generateText with aiSdkTools', () => {
         { type: 'file', mediaType: 'image/png', data: { type: 'data', data: PIXEL } },
       ],
     })
+  })
+
+  it('a tool named __proto__ is a member of the tool set, not its prototype', async () => {
+    app = await startApp()
+    app.ctx.tools.register(
+      defineTool({
+        name: '__proto__',
+        description: 'A tool with an awkward name.',
+        parameters: {},
+        output: { schema: { type: 'string' }, render: (_args, value) => [{ type: 'text', text: value }] },
+        execute: () => 'ran',
+      }),
+    )
+    const tools = aiSdkTools(app.ctx)
+    expect(Object.getPrototypeOf(tools)).toBe(Object.prototype)
+    expect(Object.keys(tools)).toContain('__proto__')
+    expect(Object.getOwnPropertyDescriptor(tools, '__proto__')?.value.description).toBe(
+      'A tool with an awkward name.',
+    )
   })
 
   it('an agent scope sees its own tools and its own policy', async () => {

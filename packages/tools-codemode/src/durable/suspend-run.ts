@@ -29,7 +29,14 @@ function fingerprints(tools: ToolRuntimePort, agent: string | undefined): Record
   const found: Record<string, string> = {}
   for (const name of bindingNames(tools, agent)) {
     const definition = tools.get?.(name, agent)
-    if (definition !== undefined) found[name] = toolFingerprint(definition)
+    // Defined, not assigned: a tool named `__proto__` would otherwise leave no fingerprint.
+    if (definition !== undefined)
+      Object.defineProperty(found, name, {
+        value: toolFingerprint(definition),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      })
   }
   return found
 }
