@@ -137,7 +137,14 @@ function thaw(value: JsonValue): unknown {
         copy = Array.isArray(member) ? [] : {}
         stack.push([member, copy as Record<string, unknown>])
       }
-      ;(target as Record<string, unknown>)[key] = copy
+      // Defined, not assigned: an own `__proto__` key of the model's JSON must stay a plain key.
+      // Assigned, it became the copy's prototype and the library read its fields as inherited ones.
+      Object.defineProperty(target, key, {
+        value: copy,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      })
     }
   }
   return root
