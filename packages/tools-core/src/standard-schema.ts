@@ -137,14 +137,17 @@ function thaw(value: JsonValue): unknown {
         copy = Array.isArray(member) ? [] : {}
         stack.push([member, copy as Record<string, unknown>])
       }
-      // Defined, not assigned: an own `__proto__` key of the model's JSON must stay a plain key.
-      // Assigned, it became the copy's prototype and the library read its fields as inherited ones.
-      Object.defineProperty(target, key, {
-        value: copy,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      })
+      // An own `__proto__` key of the model's JSON must stay a plain key: assigned, it became the
+      // copy's prototype and the library read its fields as inherited ones. Other keys are
+      // assigned (the cheaper path, on every call of a Standard Schema tool).
+      if (key === '__proto__')
+        Object.defineProperty(target, key, {
+          value: copy,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        })
+      else (target as Record<string, unknown>)[key] = copy
     }
   }
   return root
