@@ -8,7 +8,6 @@ import type {
 import {
   type Attributes,
   context,
-  type Context as OtelContext,
   type Span,
   SpanKind,
   SpanStatusCode,
@@ -17,6 +16,7 @@ import {
 } from '@opentelemetry/api'
 import { ToolSpanAttributes as A, ToolSpanEvents as E } from './attributes'
 import { contentBytes, jsonBytes } from './sizes'
+import { SpanClock } from './span-clock'
 
 /**
  * The most characters a captured payload attribute keeps: a tool returning megabytes must not
@@ -37,13 +37,20 @@ export interface SpanTrackerOptions {
   readonly describe: (execution: ToolExecution) => string | undefined
 }
 
+/** An open span and the clock of its tree. */
+interface OpenSpan {
+  readonly span: Span
+  readonly clock: SpanClock
+}
+
 /**
  * One span per tool call, keyed by the execution's token: opened at the call's `start` stage,
  * annotated with one event per later stage, closed by its `tools/result`. A call with a
- * `parent` (a Code Mode sub-call) becomes a child of the parent's span while that is open.
+ * `parent` (a Code Mode sub-call) becomes a child of the parent's span while that is open, and
+ * shares its clock (see {@link SpanClock}), so a child never ends after its parent.
  */
 export class SpanTracker {
-  private readonly open = new Map<ToolExecutionToken, Span>()
+  private readonly open = new Map<ToolExecutionToken, OpenSpan>()
 
   /**
    * @param tracer — where spans come from.
@@ -65,50 +72,52 @@ export class SpanTracker {
       this.start(execution)
       return
     }
-    const span = this.open.get(execution.token)
-    if (span === undefined) return
+    const open = this.open.get(execution.token)
+    if (open === undefined) return
     switch (event.stage) {
       case 'decision':
-        span.addEvent(
+        this.event(
+          open,
           E.DECISION,
           this.withReason({ [A.DECISION]: event.decision, [A.DECISION_SOURCE]: event.source }, event.reason),
         )
         return
       case 'approval-start':
-        span.addEvent(E.APPROVAL_START, this.withReason({}, event.reason))
+        this.event(open, E.APPROVAL_START, this.withReason({}, event.reason))
         return
       case 'approval-end':
-        span.addEvent(E.APPROVAL_END, this.withReason({ [A.APPROVED]: event.approved }, event.reason))
+        this.event(open, E.APPROVAL_END, this.withReason({ [A.APPROVED]: event.approved }, event.reason))
         return
       case 'body-start':
-        span.addEvent(E.BODY_START)
+        this.event(open, E.BODY_START)
         return
       case 'body-end':
-        span.addEvent(E.BODY_END, { [A.IS_ERROR]: event.isError })
+        this.event(open, E.BODY_END, { [A.IS_ERROR]: event.isError })
         return
       case 'post-decision':
-        span.addEvent(E.POST_DECISION, { [A.DECISION]: event.decision })
+        this.event(open, E.POST_DECISION, { [A.DECISION]: event.decision })
         return
     }
   }
 
   /** Handle one `tools/progress` event. */
   progress(execution: ToolExecution, update: ToolProgressUpdate): void {
-    const span = this.open.get(execution.token)
-    if (span === undefined) return
+    const open = this.open.get(execution.token)
+    if (open === undefined) return
     const attributes: Attributes = {}
     if (update.progress !== undefined) attributes[A.PROGRESS] = update.progress
     if (update.total !== undefined) attributes[A.PROGRESS_TOTAL] = update.total
     if (this.options.capturePayloads && update.message !== undefined)
       attributes[A.PROGRESS_MESSAGE] = update.message
-    span.addEvent(E.PROGRESS, attributes)
+    this.event(open, E.PROGRESS, attributes)
   }
 
   /** Handle the call's `tools/result`: sizes, status, end. */
   end(execution: ToolExecution, result: ToolExecutionResult): void {
-    const span = this.open.get(execution.token)
-    if (span === undefined) return
+    const open = this.open.get(execution.token)
+    if (open === undefined) return
     this.open.delete(execution.token)
+    const { span, clock } = open
     span.setAttribute(A.CONTENT_BYTES, contentBytes(result.content))
     span.setAttribute(A.IS_ERROR, result.isError)
     if (this.options.capturePayloads)
@@ -121,14 +130,14 @@ export class SpanTracker {
       const message = this.options.capturePayloads ? result.error.message : code
       span.setStatus({ code: SpanStatusCode.ERROR, message })
     }
-    span.end()
+    span.end(clock.now())
   }
 
   /** End every open span (the plugin is being disposed mid-call). */
   endAll(): void {
-    for (const span of this.open.values()) {
+    for (const { span, clock } of this.open.values()) {
       span.setStatus({ code: SpanStatusCode.ERROR, message: 'tracing ended before the call' })
-      span.end()
+      span.end(clock.now())
     }
     this.open.clear()
   }
@@ -146,12 +155,19 @@ export class SpanTracker {
     if (execution.agent !== undefined) attributes[A.AGENT] = execution.agent
     if (this.options.capturePayloads)
       attributes[A.TOOL_CALL_ARGUMENTS] = captured(JSON.stringify(execution.arguments))
+    const parent = execution.parent === undefined ? undefined : this.open.get(execution.parent)
+    const clock = parent?.clock ?? new SpanClock()
     const span = this.tracer.startSpan(
       `execute_tool ${execution.name}`,
-      { kind: SpanKind.INTERNAL, attributes },
-      this.parentContext(execution),
+      { kind: SpanKind.INTERNAL, attributes, startTime: clock.now() },
+      parent === undefined ? context.active() : trace.setSpan(context.active(), parent.span),
     )
-    this.open.set(execution.token, span)
+    this.open.set(execution.token, { span, clock })
+  }
+
+  /** One event on an open span, at its tree's time. */
+  private event(open: OpenSpan, name: string, attributes: Attributes = {}): void {
+    open.span.addEvent(name, attributes, open.clock.now())
   }
 
   /**
@@ -161,13 +177,5 @@ export class SpanTracker {
   private withReason(attributes: Attributes, reason: string | undefined): Attributes {
     if (reason !== undefined && this.options.capturePayloads) attributes[A.REASON] = reason
     return attributes
-  }
-
-  /** The parent's span for a sub-call; otherwise whatever context is active (e.g. a turn span). */
-  private parentContext(execution: ToolExecution): OtelContext {
-    const active = context.active()
-    if (execution.parent === undefined) return active
-    const parent = this.open.get(execution.parent)
-    return parent === undefined ? active : trace.setSpan(active, parent)
   }
 }

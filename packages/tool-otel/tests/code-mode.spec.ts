@@ -6,7 +6,7 @@ import { runCode } from '@dsh/tools-codemode/testing'
 import ToolRuntime, { defineTool } from '@dsh/tools-core'
 import { SpanStatusCode } from '@opentelemetry/api'
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import ToolOtel from '../src/index'
 import { echo, fail, memoryTracing, textOutput } from './fixtures'
 
@@ -83,6 +83,36 @@ describe('tool-otel: Code Mode', () => {
     }
     // the run span ended last
     expect(spans.at(-1)).toBe(run)
+  })
+
+  it('a wall-clock step while a run is open does not put its sub-calls outside its span', async () => {
+    // The SDK anchors each span on its own Date.now(): a clock step (a VM's correction, an NTP
+    // step) between the run's start and its sub-calls' used to export children ending after
+    // their parent. Step the host's wall clock 50 ms forward once the run's span is open.
+    tracing.exporter.reset()
+    const now = Date.now.bind(Date)
+    let step = 0
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => now() + step)
+    const stepOnRunStart = ctx.on('tools/stage', (execution, event) => {
+      if (execution.name === 'run_code' && event.stage === 'start') step = 50
+    })
+    try {
+      const result = await runCode(ctx, 'return await Promise.all([1, 2].map((n) => tools.slow({ n })))')
+      expect(result.isError).toBe(false)
+    } finally {
+      stepOnRunStart()
+      clock.mockRestore()
+    }
+    const spans = tracing.exporter.getFinishedSpans()
+    const run = spans.find((s) => s.name === 'execute_tool run_code')!
+    const nanos = (time: readonly [number, number]) => time[0] * 1e9 + time[1]
+    const children = tree(spans, run)
+    expect(children).toHaveLength(2)
+    for (const child of children) {
+      expect(nanos(child.startTime)).toBeGreaterThanOrEqual(nanos(run.startTime))
+      expect(nanos(child.endTime)).toBeLessThanOrEqual(nanos(run.endTime))
+      for (const event of child.events) expect(nanos(event.time)).toBeLessThanOrEqual(nanos(run.endTime))
+    }
   })
 
   it('a denied and a failed sub-call carry their own error status under the run', async () => {
