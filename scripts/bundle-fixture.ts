@@ -9,46 +9,83 @@
  * the tests themselves resolve them), built once per test process and reused by every start.
  */
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs'
-import { dirname, join, parse } from 'node:path'
-import { buildSync } from 'esbuild'
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { extname, join, parse } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { build, type Plugin } from 'esbuild'
 
 /** Options of {@link bundleFixture}. */
 export interface BundleFixtureOptions {
   /**
-   * Packages left out of the bundle and resolved at run time from the fixture's package (native
-   * addons such as `better-sqlite3`, which cannot be bundled).
+   * Packages left out of the bundle (native addons such as `better-sqlite3`, which cannot be
+   * bundled): each is imported from where the module importing it would find it unbundled.
    */
   readonly external?: readonly string[]
 }
 
-const built = new Map<string, string>()
+const built = new Map<string, Promise<string>>()
 
-/** The package directory holding `file`: the nearest ancestor with a package.json. */
-function packageOf(file: string): string {
-  for (let dir = dirname(file); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package.json'))) return dir
-    if (dirname(dir) === dir) throw new Error(`no package.json above ${file}`)
+/**
+ * Each module keeps its own `import.meta.url` (the file it was bundled from): a module that
+ * resolves a file or a package next to itself (`createRequire(import.meta.url)`, a wasm binary)
+ * finds it where it would unbundled.
+ */
+const ownImportMetaUrl: Plugin = {
+  name: 'own-import-meta-url',
+  setup(context) {
+    context.onLoad({ filter: /\.[cm]?[jt]s$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8')
+      if (!text.includes('import.meta.url')) return undefined
+      return {
+        contents: text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
+        loader: extname(args.path).includes('t') ? 'ts' : 'js',
+      }
+    })
+  },
+}
+
+/** `names` stay out of the bundle, imported by the absolute URL their importer resolves them to. */
+function externalFromImporter(names: readonly string[]): Plugin {
+  return {
+    name: 'external-from-importer',
+    setup(context) {
+      if (names.length === 0) return
+      const filter = new RegExp(
+        `^(${names.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`,
+      )
+      context.onResolve({ filter }, (args) => ({
+        path: pathToFileURL(createRequire(args.importer).resolve(args.path)).href,
+        external: true,
+      }))
+    },
   }
 }
 
 /**
  * The path of `entry` (a TypeScript fixture) bundled into one ES module: start it with
- * `node <path>`. Written under the fixture package's `node_modules/.cache/dsh-fixtures/`, so an
- * external package resolves from there; named by its content, so concurrent test processes and
- * later runs share one file and a changed source gets a new one.
+ * `node <path>`. Written to `dsh-fixtures/` in the temporary directory, named by its content:
+ * concurrent test processes and later runs share one file, and a changed source gets a new one.
  */
-export function bundleFixture(entry: string, options: BundleFixtureOptions = {}): string {
-  const known = built.get(entry)
-  if (known !== undefined) return known
-  const { outputFiles } = buildSync({
+export function bundleFixture(entry: string, options: BundleFixtureOptions = {}): Promise<string> {
+  let file = built.get(entry)
+  if (file === undefined) {
+    file = write(entry, options)
+    built.set(entry, file)
+  }
+  return file
+}
+
+async function write(entry: string, options: BundleFixtureOptions): Promise<string> {
+  const { outputFiles } = await build({
     entryPoints: [entry],
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
     conditions: ['@dsh/source'],
-    external: [...(options.external ?? [])],
+    plugins: [ownImportMetaUrl, externalFromImporter(options.external ?? [])],
     // CommonJS dependencies inside an ES module still `require` Node's built-ins.
     banner: {
       js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
@@ -58,7 +95,7 @@ export function bundleFixture(entry: string, options: BundleFixtureOptions = {})
   })
   const code = outputFiles[0]!.contents
   const hash = createHash('sha256').update(code).digest('hex').slice(0, 16)
-  const dir = join(packageOf(entry), 'node_modules', '.cache', 'dsh-fixtures')
+  const dir = join(tmpdir(), 'dsh-fixtures')
   const file = join(dir, `${parse(entry).name}-${hash}.mjs`)
   if (!existsSync(file)) {
     mkdirSync(dir, { recursive: true })
@@ -67,6 +104,5 @@ export function bundleFixture(entry: string, options: BundleFixtureOptions = {})
     writeFileSync(partial, code)
     renameSync(partial, file)
   }
-  built.set(entry, file)
   return file
 }

@@ -21,9 +21,12 @@ import { KEY } from './fixtures/approvals-runtime'
  * The worker bundled with the sources it imports (see `scripts/bundle-fixture.ts`: a sixth of the
  * start cost of `--import tsx`); better-sqlite3, a native addon, loads from the dependencies.
  */
-const WORKER = bundleFixture(fileURLToPath(new URL('./fixtures/approvals-worker.ts', import.meta.url)), {
-  external: ['better-sqlite3'],
-})
+const WORKER = await bundleFixture(
+  fileURLToPath(new URL('./fixtures/approvals-worker.ts', import.meta.url)),
+  {
+    external: ['better-sqlite3'],
+  },
+)
 const dir = mkdtempSync(join(tmpdir(), 'dsh-approvals-processes-'))
 let files = 0
 const running = new Set<ChildProcess>()

@@ -18,7 +18,9 @@ import { createHostileServer, type HostileStats } from './fixtures/hostile-serve
 /** `list_changed` notifications in the flood: 20 times the bound below in CI, 200 with `DSH_LONG=1`. */
 const FLOOD = process.env.DSH_LONG === '1' ? 20_000 : 2_000
 /** The stdio server bundled into one module: a sixth of the start cost of `--import tsx`. */
-const HOSTILE_STDIO = bundleFixture(fileURLToPath(new URL('./fixtures/hostile-stdio.ts', import.meta.url)))
+const HOSTILE_STDIO = await bundleFixture(
+  fileURLToPath(new URL('./fixtures/hostile-stdio.ts', import.meta.url)),
+)
 
 const cleanups: (() => Promise<unknown> | unknown)[] = []
 afterEach(async () => {

@@ -17,7 +17,9 @@ import { createApp, isAlive, until } from './fixtures/app'
 import { registerServedTools, servedStats } from './fixtures/served-tools'
 
 /** The client bundled into one module: a sixth of the start cost of `--import tsx`. */
-const DYING_CLIENT = bundleFixture(fileURLToPath(new URL('./fixtures/dying-http-client.ts', import.meta.url)))
+const DYING_CLIENT = await bundleFixture(
+  fileURLToPath(new URL('./fixtures/dying-http-client.ts', import.meta.url)),
+)
 
 const cleanups: (() => Promise<unknown> | unknown)[] = []
 afterEach(async () => {

@@ -7,7 +7,7 @@ import { bundleFixture } from '../../../scripts/bundle-fixture'
 import { isAlive, until } from './fixtures/app'
 
 /** The serving runtime bundled into one module: a sixth of the start cost of `--import tsx`. */
-const SERVE_STDIO = bundleFixture(fileURLToPath(new URL('./fixtures/serve-stdio.ts', import.meta.url)))
+const SERVE_STDIO = await bundleFixture(fileURLToPath(new URL('./fixtures/serve-stdio.ts', import.meta.url)))
 
 describe('serveMcp over stdio', () => {
   it('the official SDK client spawns a dsh runtime, lists and calls its tools, and the process exits on close', async () => {

@@ -13,7 +13,7 @@ import { call, createApp, isAlive, loadMcp, until } from './fixtures/app'
 import { childPids } from './fixtures/third-party'
 
 /** The server bundled into one module: a sixth of the start cost of `--import tsx`. */
-const SERVER = bundleFixture(fileURLToPath(new URL('./fixtures/requesting-server.ts', import.meta.url)))
+const SERVER = await bundleFixture(fileURLToPath(new URL('./fixtures/requesting-server.ts', import.meta.url)))
 const KINDS = ['sampling', 'elicitation', 'roots']
 
 let ctx: Context

@@ -12,7 +12,7 @@ import SqliteToolStore from '../src/index'
 import { tempDirectory } from './fixtures/sqlite-files'
 
 /** The child bundled with the sources it imports: a sixth of the start cost of `--import tsx`. */
-const CHILD = bundleFixture(fileURLToPath(new URL('./fixtures/cut-result-child.ts', import.meta.url)), {
+const CHILD = await bundleFixture(fileURLToPath(new URL('./fixtures/cut-result-child.ts', import.meta.url)), {
   external: ['better-sqlite3'],
 })
 const files = tempDirectory('handles')
