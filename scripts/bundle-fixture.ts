@@ -9,7 +9,17 @@
  * the tests themselves resolve them), built once per test process and reused by every start.
  */
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { extname, join, parse } from 'node:path'
@@ -63,10 +73,14 @@ function externalFromImporter(names: readonly string[]): Plugin {
   }
 }
 
+/** How long a bundle nobody used stays in the cache (another run may still start it). */
+const STALE_MS = 3_600_000
+
 /**
  * The path of `entry` (a TypeScript fixture) bundled into one ES module: start it with
  * `node <path>`. Written to `dsh-fixtures/` in the temporary directory, named by its content:
- * concurrent test processes and later runs share one file, and a changed source gets a new one.
+ * concurrent test processes and later runs share one file, and a changed source gets a new one
+ * (older versions of the fixture unused for an hour are removed then).
  */
 export function bundleFixture(entry: string, options: BundleFixtureOptions = {}): Promise<string> {
   let file = built.get(entry)
@@ -96,13 +110,25 @@ async function write(entry: string, options: BundleFixtureOptions): Promise<stri
   const code = outputFiles[0]!.contents
   const hash = createHash('sha256').update(code).digest('hex').slice(0, 16)
   const dir = join(tmpdir(), 'dsh-fixtures')
-  const file = join(dir, `${parse(entry).name}-${hash}.mjs`)
-  if (!existsSync(file)) {
-    mkdirSync(dir, { recursive: true })
-    // Written aside and renamed: a concurrent test process never starts a half-written file.
-    const partial = `${file}.${process.pid}.tmp`
-    writeFileSync(partial, code)
-    renameSync(partial, file)
+  const name = parse(entry).name
+  const file = join(dir, `${name}-${hash}.mjs`)
+  if (existsSync(file)) {
+    const now = new Date()
+    utimesSync(file, now, now)
+    return file
+  }
+  mkdirSync(dir, { recursive: true })
+  // Written aside and renamed: a concurrent test process never starts a half-written file.
+  const partial = `${file}.${process.pid}.tmp`
+  writeFileSync(partial, code)
+  renameSync(partial, file)
+  for (const old of readdirSync(dir)) {
+    if (!old.startsWith(`${name}-`) || join(dir, old) === file) continue
+    try {
+      if (Date.now() - statSync(join(dir, old)).mtimeMs > STALE_MS) rmSync(join(dir, old), { force: true })
+    } catch {
+      // removed by a concurrent run
+    }
   }
   return file
 }
