@@ -10,7 +10,6 @@
  */
 import { createHash } from 'node:crypto'
 import {
-  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -112,10 +111,12 @@ async function write(entry: string, options: BundleFixtureOptions): Promise<stri
   const dir = join(tmpdir(), 'dsh-fixtures')
   const name = parse(entry).name
   const file = join(dir, `${name}-${hash}.mjs`)
-  if (existsSync(file)) {
+  try {
     const now = new Date()
     utimesSync(file, now, now)
     return file
+  } catch {
+    // Not written yet (or just removed as stale by another run): write it.
   }
   mkdirSync(dir, { recursive: true })
   // Written aside and renamed: a concurrent test process never starts a half-written file.
