@@ -13,20 +13,28 @@ import { fileURLToPath } from 'node:url'
 
 const SERVE = fileURLToPath(new URL('./serve.ts', import.meta.url))
 
+/** How the demo starts each service process. */
+export interface DemoOptions {
+  /**
+   * The Node arguments that run `serve.ts` (the database and deploy log paths follow). Default:
+   * the source through tsx, workspace packages resolved through the `@dsh/source` condition.
+   */
+  readonly service?: readonly string[]
+}
+
 interface ServiceProcess {
   readonly child: ChildProcess
   readonly url: string
 }
 
-async function startService(db: string, deployLog: string): Promise<ServiceProcess> {
-  // Sources, not builds: the child resolves workspace packages through the `@dsh/source` condition.
-  const child = spawn(
-    process.execPath,
-    ['--conditions=@dsh/source', '--import', 'tsx', SERVE, db, deployLog],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  )
+async function startService(
+  service: readonly string[],
+  db: string,
+  deployLog: string,
+): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [...service, db, deployLog], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   const lines = createInterface({ input: child.stdout! })
   const exited = once(child, 'exit').then(() => {
     throw new Error('the service process exited before it listened')
@@ -57,13 +65,15 @@ async function http(method: string, url: string, body?: unknown): Promise<unknow
 }
 
 /** Run the demo, reporting each step through `log`. */
-export async function runDemo(log: (line: string) => void): Promise<void> {
+export async function runDemo(log: (line: string) => void, options: DemoOptions = {}): Promise<void> {
+  // Sources, not builds: the child resolves workspace packages through the `@dsh/source` condition.
+  const service = options.service ?? ['--conditions=@dsh/source', '--import', 'tsx', SERVE]
   const dir = mkdtempSync(join(tmpdir(), 'dsh-durable-approvals-'))
   const db = join(dir, 'tools.db')
   const deployLog = join(dir, 'deploys.log')
   const services: ServiceProcess[] = []
   try {
-    const first = await startService(db, deployLog)
+    const first = await startService(service, db, deployLog)
     services.push(first)
     log(`process A (pid ${first.child.pid}) serves ${first.url}`)
     const turn = (await http('POST', `${first.url}/turns`, { target: 'prod' })) as {
@@ -76,7 +86,7 @@ export async function runDemo(log: (line: string) => void): Promise<void> {
     await kill(first)
     log(`process A killed (SIGKILL) while the call waits for approval`)
 
-    const second = await startService(db, deployLog)
+    const second = await startService(service, db, deployLog)
     services.push(second)
     log(`process B (pid ${second.child.pid}) serves ${second.url} on the same SQLite file`)
     const pending = (await http('GET', `${second.url}/approvals`)) as {
@@ -114,7 +124,7 @@ export async function runDemo(log: (line: string) => void): Promise<void> {
     if (codeTurn.ticket === undefined) throw new Error('the code turn did not wait for approval')
     await kill(second)
     log('process B killed (SIGKILL) while the program waits for approval')
-    const third = await startService(db, deployLog)
+    const third = await startService(service, db, deployLog)
     services.push(third)
     log(`process C (pid ${third.child.pid}) serves ${third.url}`)
     const released = (await http('POST', `${third.url}/runs/${encodeURIComponent(codeTurn.ticket)}`, {

@@ -14,6 +14,13 @@ import * as bash from '../src/index'
 
 let workspace: string
 
+/**
+ * The flood: 25 MB by default, 25 times the 1 MiB the planner worker lets pile up before it
+ * pauses the pipes, so the flow control runs many times and the capture (4 KiB) is far exceeded;
+ * 100 MB with `DSH_LONG=1`.
+ */
+const FLOOD_BYTES = process.env.DSH_LONG === '1' ? 100_000_000 : 25_000_000
+
 beforeEach(() => {
   workspace = realpathSync(mkdtempSync(join(tmpdir(), 'dsh-bash-loop-')))
   // Something for the protection scan to walk.
@@ -77,7 +84,7 @@ describe('the host event loop during sandboxed calls', () => {
       const result = await ctx.tools.execute({
         callId: 'flood',
         name: 'bash',
-        arguments: { command: 'head -c 100000000 /dev/zero; echo done >&2', description: 'flood' },
+        arguments: { command: `head -c ${FLOOD_BYTES} /dev/zero; echo done >&2`, description: 'flood' },
         signal: new AbortController().signal,
       })
       if (result.isError) throw new Error(result.error.message)

@@ -97,12 +97,15 @@ export function waitForHostPids(marker: string, program: string, count: number):
   }, `${count} × ${program} (${marker})`)
 }
 
-/** Every host process carrying `marker` still alive once pending kills have landed (polls up to 5 s). */
-export async function markedSurvivors(marker: string): Promise<number[]> {
+/**
+ * Every host process carrying `marker` still alive once pending kills have landed: polls until
+ * none is left, for up to `limitMs` (each poll scans the whole of `/proc`).
+ */
+export async function markedSurvivors(marker: string, limitMs = 5_000): Promise<number[]> {
   const start = Date.now()
   for (;;) {
     const alive = hostPids(marker)
-    if (alive.length === 0 || Date.now() - start > 5_000) return alive
+    if (alive.length === 0 || Date.now() - start > limitMs) return alive
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
 }

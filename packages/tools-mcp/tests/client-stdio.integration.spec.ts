@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { call, createApp, isAlive, loadMcp, STDIO_SERVER, stdioFixture, textOf, until } from './fixtures/app'
+import { call, createApp, isAlive, loadMcp, stdioFixture, stdioServer, textOf, until } from './fixtures/app'
 
 /** Whether `pid` is running on a CPU (state R): the wedged server spins. */
 function isBusy(pid: number): boolean {
@@ -21,7 +21,7 @@ async function pidOf(ctx: Parameters<typeof call>[0]): Promise<number> {
 describe('client plugin over a real stdio child process', () => {
   it('lists, calls, and leaves no child process after dispose', async () => {
     const { ctx } = await createApp()
-    const fiber = await loadMcp(ctx, { name: 'fx', transport: stdioFixture({ pageSize: 4 }) })
+    const fiber = await loadMcp(ctx, { name: 'fx', transport: await stdioFixture({ pageSize: 4 }) })
     expect(ctx.tools.get('fx__wipe')).toBeDefined()
     expect(textOf(await call(ctx, 'fx__echo', { text: 'over stdio' }))).toBe('over stdio')
     const add = await call(ctx, 'fx__add', { a: 1, b: 41 })
@@ -36,7 +36,7 @@ describe('client plugin over a real stdio child process', () => {
 
   it('a crash is TOOL_FAILED naming the server with its stderr tail; the next use starts a new process', async () => {
     const { ctx } = await createApp()
-    const fiber = await loadMcp(ctx, { name: 'fx', transport: stdioFixture() })
+    const fiber = await loadMcp(ctx, { name: 'fx', transport: await stdioFixture() })
     const first = await pidOf(ctx)
     const crashed = await call(ctx, 'fx__crash')
     expect(crashed.isError && crashed.error.info?.code).toBe('TOOL_FAILED')
@@ -51,10 +51,10 @@ describe('client plugin over a real stdio child process', () => {
 
   it('a hung server past timeoutMs is killed (no orphan) and replaced on next use', async () => {
     const { ctx } = await createApp()
-    const fiber = await loadMcp(ctx, { name: 'fx', transport: stdioFixture(), timeoutMs: 3000 })
+    const fiber = await loadMcp(ctx, { name: 'fx', transport: await stdioFixture(), timeoutMs: 1500 })
     const first = await pidOf(ctx)
     const hung = await call(ctx, 'fx__hang')
-    expect(hung.isError && hung.error.message).toMatch(/did not answer tools\/call "hang" within 3000ms/)
+    expect(hung.isError && hung.error.message).toMatch(/did not answer tools\/call "hang" within 1500ms/)
     expect(hung.isError && hung.error.message).toContain(`fixture server ${first} up`)
     await until(() => !isAlive(first))
     const second = await pidOf(ctx)
@@ -70,7 +70,7 @@ describe('client plugin over a real stdio child process', () => {
     const launched = {
       command: '/bin/sh',
       // `; exit` keeps sh from exec'ing node: sh stays the child, the server its grandchild.
-      args: ['-c', `"${process.execPath}" --import tsx "${STDIO_SERVER}"; exit $?`],
+      args: ['-c', `"${process.execPath}" "${await stdioServer()}"; exit $?`],
       env: { FIXTURE_OPTIONS: '{}', PATH: process.env.PATH ?? '/usr/bin:/bin' },
     }
     const fiber = await loadMcp(ctx, { name: 'fx', transport: launched })
@@ -85,10 +85,11 @@ describe('client plugin over a real stdio child process', () => {
 
   it('dispose during a call ends the call and the child process', async () => {
     const { ctx } = await createApp()
-    const fiber = await loadMcp(ctx, { name: 'fx', transport: stdioFixture() })
+    const fiber = await loadMcp(ctx, { name: 'fx', transport: await stdioFixture() })
     const pid = await pidOf(ctx)
     const pending = call(ctx, 'fx__hang')
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    // The call is on the wire once the server has it: it answers the call sent after it.
+    expect(JSON.parse(textOf(await call(ctx, 'fx__stats'))).byTool.hang).toBe(1)
     await fiber.dispose()
     const result = await pending
     expect(result.isError).toBe(true)

@@ -6,11 +6,11 @@
 import type { Context } from '@deepseek-ai/cordis'
 import WorkerThreadCodeRuntime from '@dsh/code-runtime-worker-thread'
 import * as CodeMode from '@dsh/tools-codemode'
-import ts from 'typescript'
 import { afterEach, describe, expect, it } from 'vitest'
 import { MAX_TOOLS_PER_SERVER } from '../src/client/list-server-tools'
 import { MAX_DESCRIPTION_CHARS } from '../src/client/mcp-tool-definition'
 import { createApp, inMemoryFixture, loadMcp } from './fixtures/app'
+import { strictDiagnostics } from './fixtures/third-party'
 
 const BREAKERS = [
   '*/ declare const pwned: 1; /*',
@@ -67,27 +67,6 @@ function hostileTools(): unknown[] {
   return tools
 }
 
-function typecheck(code: string): string[] {
-  const fileName = '/sdk/generated.ts'
-  const options: ts.CompilerOptions = {
-    strict: true,
-    noEmit: true,
-    target: ts.ScriptTarget.ES2022,
-    lib: ['lib.es2022.d.ts'],
-    types: [],
-  }
-  const host = ts.createCompilerHost(options)
-  const getSourceFile = host.getSourceFile.bind(host)
-  host.getSourceFile = (name, language, ...rest) =>
-    name === fileName
-      ? ts.createSourceFile(name, code, language, true)
-      : getSourceFile(name, language, ...rest)
-  const fileExists = host.fileExists.bind(host)
-  host.fileExists = (name) => name === fileName || fileExists(name)
-  const program = ts.createProgram([fileName], options, host)
-  return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))
-}
-
 let app: Context | undefined
 afterEach(async () => {
   await app?.fiber.dispose()
@@ -140,7 +119,7 @@ describe('hostile server metadata', () => {
     expect(fences).toHaveLength(2)
     const open = lines.findIndex((line) => /^`{3,}/.test(line))
     const close = lines.findLastIndex((line) => /^`{3,}/.test(line))
-    expect(typecheck(lines.slice(open + 1, close).join('\n'))).toEqual([])
+    expect(strictDiagnostics(lines.slice(open + 1, close).join('\n'))).toEqual([])
     expect(sdk).toContain('evil__echo')
   })
 

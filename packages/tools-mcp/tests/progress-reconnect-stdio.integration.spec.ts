@@ -29,7 +29,7 @@ describe('client plugin over a real stdio child: progress and re-listing', () =>
   it('progress reaches tools/progress in order; a silent call times out', async () => {
     const { ctx } = await createApp()
     await ctx.plugin(timeoutPolicy, { resetTimeoutOnProgress: true })
-    const fiber = await loadMcp(ctx, { name: 'fx', transport: stdioFixture(), timeoutMs: 1500 })
+    const fiber = await loadMcp(ctx, { name: 'fx', transport: await stdioFixture(), timeoutMs: 1500 })
     const updates: ToolProgressUpdate[] = []
     ctx.on('tools/progress', (execution, update) => {
       if (execution.name === 'fx__progress') updates.push(update)
@@ -50,7 +50,7 @@ describe('client plugin over a real stdio child: progress and re-listing', () =>
 
   it('a child restarted with another tool list: after the reconnect the registry matches it', async () => {
     const { ctx } = await createApp()
-    const fixture = stdioFixtureFromFile(join(dir, 'options.json'), { pageSize: 5 })
+    const fixture = await stdioFixtureFromFile(join(dir, 'options.json'), { pageSize: 5 })
     const fiber = await loadMcp(ctx, { name: 'fx', transport: fixture.transport })
     expect(registeredNames(ctx, 'fx__')).toContain('fx__echo')
     const first = await pidOf(ctx)

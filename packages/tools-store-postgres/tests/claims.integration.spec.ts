@@ -37,7 +37,7 @@ describe('claims across processes', () => {
           expiresAt: Date.now() + 3_600_000,
         })
       for (let i = 0; i < PROCESSES; i++)
-        racers.push(spawnFixture('claim-racer.ts', [pg.connectionString, pg.schema, `p${i}`, ...keys]))
+        racers.push(await spawnFixture('claim-racer.ts', [pg.connectionString, pg.schema, `p${i}`, ...keys]))
       const outputs = racers.map(collect)
       await Promise.all(racers.map((child) => waitForLine(child, 'ready')))
       const started = performance.now()

@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => pg.dispose())
 
 async function killInside(schema: string, mode: 'rows' | 'migration'): Promise<void> {
-  const child = spawnFixture('hold-transaction.ts', [pg.connectionString, schema, mode])
+  const child = await spawnFixture('hold-transaction.ts', [pg.connectionString, schema, mode])
   const exited = collect(child)
   try {
     await waitForLine(child, 'holding')

@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => pg.dispose())
 
 async function runToEnd(url: string, mode: 'dispose' | 'forget'): Promise<unknown> {
-  const child = spawnFixture('store-then-exit.ts', [url, pg.schema, mode])
+  const child = await spawnFixture('store-then-exit.ts', [url, pg.schema, mode])
   // A process that never ends is killed after 20 s and fails the exit-code check below.
   const guard = setTimeout(() => child.kill('SIGKILL'), 20_000)
   const { stdout, stderr, code } = await collect(child)
