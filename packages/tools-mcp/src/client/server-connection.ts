@@ -257,9 +257,14 @@ export class ServerConnection {
     const pid = (live.transport as { pid?: number | null }).pid
     // The child may be a launcher (`sh -c`, `npx`) whose server outlives it when wedged (it
     // never reads the EOF of its closed stdin): its descendants are recorded while it runs and
-    // killed once the SDK's close (EOF, SIGTERM, SIGKILL to the child) is done.
+    // killed once the SDK's close (EOF, SIGTERM, SIGKILL to the child) is done — or at once when
+    // forced: a wedged server holds the pipes open, and the SDK's close would wait on them (2 s,
+    // then 2 s more after a SIGTERM to the dead launcher) while the server spins.
     const descendants = typeof pid === 'number' ? new ProcessTree(pid).collect() : undefined
-    if (force && typeof pid === 'number') killQuietly(pid)
+    if (force && typeof pid === 'number') {
+      killQuietly(pid)
+      descendants?.signal('SIGKILL')
+    }
     if (leaving && live.transport instanceof StreamableHTTPClientTransport)
       await terminateHttpSession(live.transport)
     await live.client.close().catch(() => undefined)
@@ -280,6 +285,7 @@ export class ServerConnection {
       const pid = (transport as { pid?: number | null }).pid ?? undefined
       const descendants = pid === undefined ? undefined : new ProcessTree(pid).collect()
       if (pid !== undefined) killQuietly(pid)
+      descendants?.signal('SIGKILL')
       await client.close().catch(() => undefined)
       descendants?.signal('SIGKILL')
       if (this.#closed) throw this.#disposed(error)
