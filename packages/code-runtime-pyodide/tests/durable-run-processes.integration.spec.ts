@@ -1,7 +1,10 @@
-// Python Code Mode suspend and replay across separate Node processes (SPEC §13.3), on a SQLite
-// file and on PostgreSQL (DSH_TEST_PG_URL, as every PostgreSQL test here): a process runs a
-// program that asks for approval and is SIGKILLed; the test process approves; another process
-// resumes. Every tool body appends a line to a counter file, counted from outside.
+// Python Code Mode suspend and replay across separate Node processes (SPEC §13.3), on PostgreSQL
+// (DSH_TEST_PG_URL, as every PostgreSQL test here) and, with `DSH_LONG=1`, on a SQLite file too:
+// a process runs a program that asks for approval and is SIGKILLed; the test process approves;
+// another process resumes. Every tool body appends a line to a counter file, counted from outside.
+// Each process boots an app and an interpreter (a memory snapshot of its own): the default run
+// keeps the store made for many processes, and Python on SQLite stays covered in one process by
+// durable-run.integration.spec.ts (suspend, replay and divergence on a SQLite file).
 import { once } from 'node:events'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -35,8 +38,10 @@ afterAll(async () => {
 const inProcess = (args: string[]) => processes.start(args)
 
 const stores = [
-  { name: 'SQLite', spec: () => `sqlite:${join(dir, `tools-${++files}.db`)}` },
   { name: 'PostgreSQL', spec: () => `pg:${pg.connectionString}#${pg.newSchema()}` },
+  ...(process.env.DSH_LONG === '1'
+    ? [{ name: 'SQLite', spec: () => `sqlite:${join(dir, `tools-${++files}.db`)}` }]
+    : []),
 ]
 
 /** Decide every approval `suspended` waits for, as a reviewer in this process on the same store. */
