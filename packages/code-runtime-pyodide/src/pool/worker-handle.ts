@@ -161,8 +161,8 @@ export function spawnSnapshotMaker(options: SpawnOptions): SnapshotMaker {
  * One run worker, as the pool spawns it in a slot: an empty environment, no `execArgv`, the V8
  * heap cap, and the Pyodide location, interrupt buffer and memory cap as `workerData`. It boots
  * once `snapshot` settles — from the snapshot bytes and its compiled module, or plainly for
- * `undefined`. The worker is
- * unref'd until a run claims it, so idle warm workers never keep the process alive.
+ * `undefined`. The worker is unref'd until a run claims it, so idle warm workers never keep the
+ * process alive.
  */
 export function runWorkerSpawn(
   options: SpawnOptions,
