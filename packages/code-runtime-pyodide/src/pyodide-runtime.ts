@@ -62,6 +62,7 @@ export class PyodideRuntime extends PooledCodeRuntime<WorkerHandle> {
       queuedRuns: this.queued,
       snapshotBoots: boots.snapshot,
       plainBoots: boots.plain,
+      sharedModuleBoots: boots.sharedModule,
     }
   }
 }

@@ -93,4 +93,10 @@ export interface PyodideRuntimeStats {
   readonly snapshotBoots: number
   /** Interpreters booted so far without a snapshot (only when the snapshot could not be made). */
   readonly plainBoots: number
+  /**
+   * Interpreters booted so far from the compiled WebAssembly module the snapshot maker posted
+   * with the snapshot (its machine code shared between workers) instead of compiling their own:
+   * every snapshot boot, unless the module could not be passed on.
+   */
+  readonly sharedModuleBoots: number
 }

@@ -9,20 +9,23 @@ import { fakeHost, runRequest as request } from '@dsh/tools-codemode/testing'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createPyodideRuntime } from '../src/index'
 
-// Short busy-time budget, generous wall time: hot loops, output floods, aborts.
-// One warm interpreter: the tests run one at a time, and each warm one left at dispose is a
+// Short busy-time budget, generous wall time: output floods, deep recursion, aborts.
+// Interpreters boot on demand: the tests run one at a time, and a warm one left at dispose is a
 // whole interpreter boot for nothing.
 const runtime = createPyodideRuntime({
-  warmWorkers: 1,
+  warmWorkers: 0,
   computeMs: 2_000,
   maxWallMs: 60_000,
   maxOutputBytes: 4_096,
 })
+// A program that swallows the interrupt spins until the host terminates it: every millisecond of
+// its budget is a millisecond of CPU, and the test asserts the ending, not the budget's size.
+const spinning = createPyodideRuntime({ warmWorkers: 0, computeMs: 300, maxWallMs: 60_000 })
 // Generous busy time under a small memory cap; short wall time for a program that only waits.
 // Interpreters boot on demand here (the wall clock starts once the program is sent).
 const roomy = createPyodideRuntime({ warmWorkers: 0, computeMs: 60_000, maxWallMs: 60_000, maxMemoryMb: 128 })
 const hasty = createPyodideRuntime({ warmWorkers: 0, computeMs: 60_000, maxWallMs: 1_500 })
-afterAll(() => Promise.all([runtime.dispose(), roomy.dispose(), hasty.dispose()]))
+afterAll(() => Promise.all([runtime.dispose(), spinning.dispose(), roomy.dispose(), hasty.dispose()]))
 
 async function settledAndGone(target = runtime): Promise<void> {
   await target.whenIdle()
@@ -32,7 +35,7 @@ async function settledAndGone(target = runtime): Promise<void> {
 describe('budgets', () => {
   it('a hot loop that swallows the interrupt still ends as timeout (computeMs)', async () => {
     const { host } = fakeHost({})
-    const outcome = await runtime.run(
+    const outcome = await spinning.run(
       request(
         [
           'print("start")',
@@ -48,7 +51,7 @@ describe('budgets', () => {
     )
     expect(outcome).toMatchObject({ ok: false, kind: 'timeout', logs: ['start'] })
     if (!outcome.ok) expect(outcome.message).toContain('computeMs')
-    await settledAndGone()
+    await settledAndGone(spinning)
   })
 
   it('a program that waits forever ends as timeout (maxWallMs)', async () => {
@@ -151,18 +154,27 @@ describe('abort and dispose', () => {
   it('dispose with runs in flight ends them as abort and awaits every worker exit', async () => {
     const local = createPyodideRuntime({ warmWorkers: 2, computeMs: 60_000, maxWallMs: 60_000 })
     let called = 0
+    // Both programs have reached their tool call: one waits on it, the other spins after it.
+    let bothCalled: () => void = () => {}
+    const reached = new Promise<void>((resolve) => {
+      bothCalled = resolve
+    })
+    const count = () => {
+      if (++called === 2) bothCalled()
+      return called
+    }
     const waiting = fakeHost({
       hang: () => {
-        called++
+        count()
         return new Promise(() => {})
       },
     })
-    const spinning = fakeHost({ mark: () => ++called })
+    const spins = fakeHost({ mark: count })
     const runs = [
       local.run(request('await tools.hang({})', ['hang']), waiting.host),
-      local.run(request('await tools.mark({})\nwhile True:\n    pass', ['mark']), spinning.host),
+      local.run(request('await tools.mark({})\nwhile True:\n    pass', ['mark']), spins.host),
     ]
-    for (let i = 0; i < 100_000 && called < 2; i++) await new Promise((resolve) => setTimeout(resolve, 5))
+    await reached
     expect(called).toBe(2)
     await local.dispose()
     expect(local.stats()).toMatchObject({ liveWorkers: 0, runningWorkers: 0, warmWorkers: 0 })

@@ -42,7 +42,9 @@ afterAll(() => ctx.fiber.dispose())
 async function app(): Promise<Context> {
   if (!ctx.get('tools')) {
     await ctx.plugin(ToolRuntime, { mode: 'code' })
-    await ctx.plugin(PyodideCodeRuntime, { warmWorkers: 2 })
+    // Interpreters boot on demand: runs here are one at a time, and a warm one left at dispose
+    // is a whole boot for nothing.
+    await ctx.plugin(PyodideCodeRuntime, { warmWorkers: 0 })
     await ctx.plugin(CodeMode, { maxParallelSubCalls: 4 })
     for (const tool of [addTool, echoTool, slowEcho, failing]) ctx.tools.register(tool)
   }

@@ -1,7 +1,12 @@
-// Python Code Mode suspend and replay across separate Node processes (SPEC §13.3), on a SQLite
-// file and on PostgreSQL (DSH_TEST_PG_URL, as every PostgreSQL test here): a process runs a
-// program that asks for approval and is SIGKILLed; the test process approves; another process
-// resumes. Every tool body appends a line to a counter file, counted from outside.
+// Python Code Mode suspend and replay across separate Node processes (SPEC §13.3), on PostgreSQL
+// (DSH_TEST_PG_URL, as every PostgreSQL test here) and, with `DSH_LONG=1`, on a SQLite file too:
+// a process runs a program that asks for approval and is SIGKILLed; the test process approves;
+// another process resumes and is asked again; the test process denies and then resumes the run
+// itself, in a fresh app (a third process, holding nothing of the run but the store). Every tool
+// body appends a line to a counter file, counted from outside.
+// Each process boots an app and an interpreter (a memory snapshot of its own): the default run
+// keeps the store made for many processes, and Python on SQLite stays covered in one process by
+// durable-run.integration.spec.ts (suspend, replay and divergence on a SQLite file).
 import { once } from 'node:events'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -13,7 +18,7 @@ import { ResultProcesses } from '@dsh/tools-codemode/testing'
 import ToolRuntime, { type ToolFailure } from '@dsh/tools-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type TestPostgres, testPostgres } from '../../tools-store-postgres/tests/support/postgres-server'
-import { bodyRuns, KEY, plugStore } from './fixtures/durable-app'
+import { bodyRuns, durableApp, KEY, plugStore, resume } from './fixtures/durable-app'
 
 const processes = new ResultProcesses(
   fileURLToPath(new URL('./fixtures/durable-run-worker.ts', import.meta.url)),
@@ -35,8 +40,10 @@ afterAll(async () => {
 const inProcess = (args: string[]) => processes.start(args)
 
 const stores = [
-  { name: 'SQLite', spec: () => `sqlite:${join(dir, `tools-${++files}.db`)}` },
   { name: 'PostgreSQL', spec: () => `pg:${pg.connectionString}#${pg.newSchema()}` },
+  ...(process.env.DSH_LONG === '1'
+    ? [{ name: 'SQLite', spec: () => `sqlite:${join(dir, `tools-${++files}.db`)}` }]
+    : []),
 ]
 
 /** Decide every approval `suspended` waits for, as a reviewer in this process on the same store. */
@@ -96,7 +103,10 @@ return {"t": t, "r": r, "a": a, "deleted": deleted.startswith("deleted-"), "seco
     expect(again.pending!.approvals).toHaveLength(1)
     expect(bodyRuns(counter)).toEqual({ 'fetch 1': 1, [deleted]: 1 })
     await decide(spec, again, false)
-    const done = (await inProcess(['resume', spec, counter, pending.pending!.ticket])).result
+    // The third process is this one: its interpreter boots from the memory snapshot this process
+    // already holds, where a child of its own would make one first (seconds of CPU).
+    const app = await durableApp(spec, counter)
+    const done = await resume(app, pending.pending!.ticket).finally(() => app.fiber.dispose())
     expect(done).toMatchObject({
       isError: false,
       value: {

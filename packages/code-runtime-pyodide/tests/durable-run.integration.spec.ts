@@ -1,6 +1,7 @@
 // Code Mode suspend and replay of Python programs (SPEC §13.3) with real Pyodide workers, in one
-// process on the memory store; across processes on SQLite and PostgreSQL in
-// durable-run-processes.integration.spec.ts.
+// process on a SQLite file (the replay, the second ask and the divergence) and on the memory
+// store; across processes on PostgreSQL in durable-run-processes.integration.spec.ts (SQLite
+// there too with `DSH_LONG=1`).
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -18,6 +19,9 @@ afterEach(async () => {
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
+/** A SQLite file of its own: the store the cross-process file runs only with `DSH_LONG=1`. */
+const sqlite = () => `sqlite:${join(dir, `tools-${++files}.db`)}`
+
 async function start(store = 'memory', counter = join(dir, `bodies-${++files}.txt`), extra = false) {
   app = await durableApp(store, counter, { extra })
   return { ctx: app, counter }
@@ -29,7 +33,7 @@ describe('a Python run_code program that asks for approval', () => {
   it('suspends; resumes once decided with time and random replayed; logs not repeated; each body once', {
     timeout: 60_000,
   }, async () => {
-    const { ctx, counter } = await start()
+    const { ctx, counter } = await start(sqlite())
     const first = (await runProgram(
       ctx,
       `import time, random
@@ -77,7 +81,7 @@ return [r if isinstance(r, str) else type(r).__name__ + ": " + str(r) for r in r
   it('a second ask suspends again under the same run ticket; a denied call raises DENIED', {
     timeout: 60_000,
   }, async () => {
-    const { ctx, counter } = await start()
+    const { ctx, counter } = await start(sqlite())
     const first = (await runProgram(
       ctx,
       `first = await tools.delete_item({"id": 1})
@@ -113,7 +117,7 @@ return {"first": first, "second": second}`,
     timeout: 60_000,
   }, async () => {
     // The memory store lives in its app: a SQLite file carries the run to the changed app.
-    const store = `sqlite:${join(dir, `tools-${++files}.db`)}`
+    const store = sqlite()
     const { ctx, counter } = await start(store)
     const program = `item_id = 2 if "extra" in dir(tools) else 1
 await tools.fetch_item({"id": item_id})

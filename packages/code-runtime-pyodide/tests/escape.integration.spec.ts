@@ -14,8 +14,9 @@ import { fakeHost, runRequest as request } from '@dsh/tools-codemode/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPyodideRuntime } from '../src/index'
 
-// One warm interpreter: runs here are one at a time (a second warm one is a boot for nothing).
-const runtime = createPyodideRuntime({ warmWorkers: 1, computeMs: 30_000, maxWallMs: 90_000 })
+// Interpreters boot on demand: runs here are one at a time, and a warm one left at dispose is a
+// boot for nothing.
+const runtime = createPyodideRuntime({ warmWorkers: 0, computeMs: 30_000, maxWallMs: 90_000 })
 const secret = `dsh-secret-${Math.random().toString(36).slice(2)}`
 const directory = mkdtempSync(join(tmpdir(), 'dsh-pyodide-escape-'))
 const secretPath = join(directory, 'secret.txt')
@@ -59,12 +60,14 @@ async function run(code: string): Promise<{ outcome: CodeRunOutcome; calls: numb
   return { outcome, calls: calls.length }
 }
 
-// Every attempt below runs on an interpreter restored from the process's memory snapshot: the
-// corpus proves the restored interpreter is exactly as locked down as a plainly booted one.
+// Every attempt below runs on an interpreter restored from the process's memory snapshot and
+// instantiated from the compiled module shared with the snapshot: the corpus proves such an
+// interpreter is exactly as locked down as a plainly booted one that compiled its own.
 afterAll(() => {
-  const { snapshotBoots, plainBoots } = runtime.stats()
+  const { snapshotBoots, plainBoots, sharedModuleBoots } = runtime.stats()
   expect(plainBoots).toBe(0)
   expect(snapshotBoots).toBeGreaterThanOrEqual(7)
+  expect(sharedModuleBoots).toBe(snapshotBoots)
 })
 
 /** Nothing of value left the sandbox: no secret, no host environment, no host file, no connection. */

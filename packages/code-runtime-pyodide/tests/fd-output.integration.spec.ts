@@ -9,12 +9,14 @@
 import { describe, expect, it } from 'vitest'
 import { spawnHost } from './fixtures/spawn-host'
 
-// MiB per program. CI runs at the smallest memory budget (`maxMemoryMb: 128`: a 32 MiB worker
-// heap share) and writes 256 MiB per path, twice the whole budget and eight times the heap
-// share, so bytes kept anywhere would end the run; `DSH_LONG=1` writes 1.5 GiB per path at the
-// default 512 MiB budget.
+// MiB per program. CI runs at the smallest memory budget (`maxMemoryMb: 128`: 32 MiB of worker
+// heap, 16 MiB of output, 80 MiB of interpreter memory and files) and writes 160 MiB per path:
+// more than the whole budget, twice the interpreter's part and five times the heap's, so bytes
+// kept anywhere, even at one byte per byte, would end the run (the line-batched handler kept
+// about 9 bytes of heap per byte: it filled the heap share within 4 MiB). `DSH_LONG=1` writes
+// 1.5 GiB per path at the default 512 MiB budget.
 const LONG = process.env.DSH_LONG === '1'
-const CHUNKS = LONG ? 1536 : 256
+const CHUNKS = LONG ? 1536 : 160
 const CONFIG = LONG ? {} : { maxMemoryMb: 128 }
 const PROGRAMS = [
   `import os\nfor i in range(${CHUNKS}):\n    os.write(1, b"x" * (1 << 20))\nreturn "fd1"`,

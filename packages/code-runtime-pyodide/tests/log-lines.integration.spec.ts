@@ -13,7 +13,9 @@ import { fakeHost, runRequest as request } from '@dsh/tools-codemode/testing'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createPyodideRuntime } from '../src/index'
 
-const runtime = createPyodideRuntime({ warmWorkers: 1, computeMs: 120_000, maxWallMs: 300_000 })
+// Interpreters boot on demand: runs here are one at a time, and a warm one left at dispose is a
+// whole boot for nothing.
+const runtime = createPyodideRuntime({ warmWorkers: 0, computeMs: 120_000, maxWallMs: 300_000 })
 const small = createPyodideRuntime({ warmWorkers: 0, computeMs: 60_000, maxWallMs: 120_000, maxLogLines: 3 })
 afterAll(() => Promise.all([runtime.dispose(), small.dispose()]))
 

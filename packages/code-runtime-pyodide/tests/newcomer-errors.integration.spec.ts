@@ -37,7 +37,8 @@ describe('Python: forgetting the runtime, then a mistyped tool', () => {
       /no code runtime is: load @dsh\/code-runtime-worker-thread \(TypeScript\) or @dsh\/code-runtime-pyodide \(Python\)/
     expect(() => ctx.tools.assemble({})).toThrow(hint)
     expect(textOf(await runCode(ctx, 'return 1'))).toMatch(hint)
-    await ctx.plugin(PyodideCodeRuntime, { warmWorkers: 1 })
+    // Interpreters boot on demand: a warm one left at dispose is a whole boot for nothing.
+    await ctx.plugin(PyodideCodeRuntime, { warmWorkers: 0 })
     expect(ctx.tools.assemble({}).tools.map((tool) => tool.name)).toEqual(['run_code'])
   })
 

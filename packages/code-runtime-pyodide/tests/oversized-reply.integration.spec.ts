@@ -57,7 +57,9 @@ const ctx = new Context()
 beforeAll(async () => {
   await ctx.plugin(ToolRuntime, { mode: 'code' })
   await ctx.plugin(PyodideCodeRuntime, {
-    warmWorkers: 1,
+    // Interpreters boot on demand: runs here are one at a time, and a warm one left at dispose
+    // is a whole boot for nothing.
+    warmWorkers: 0,
     computeMs: 20_000,
     maxWallMs: 120_000,
     maxMemoryMb: 128,

@@ -54,8 +54,9 @@ async function app(): Promise<Context> {
     // Busy time for every program here is a few seconds at most on a loaded machine; the
     // quadratic costs these tests guard against run for minutes, so they end as `timeout`.
     await ctx.plugin(PyodideCodeRuntime, {
-      // One warm interpreter: runs here are one at a time.
-      warmWorkers: 1,
+      // Interpreters boot on demand: runs here are one at a time, and a warm one left at
+      // dispose is a whole boot for nothing.
+      warmWorkers: 0,
       computeMs: 20_000,
       maxWallMs: 120_000,
       maxMemoryMb: 128,

@@ -9,7 +9,9 @@ import { FakeToolCallError, fakeHost, runRequest as request } from '@dsh/tools-c
 import { afterAll, describe, expect, it } from 'vitest'
 import { createPyodideRuntime } from '../src/index'
 
-const runtime = createPyodideRuntime({ warmWorkers: 2, computeMs: 20_000, maxWallMs: 60_000 })
+// Interpreters boot on demand: runs here are one at a time, and a warm one left at dispose is a
+// whole boot for nothing.
+const runtime = createPyodideRuntime({ warmWorkers: 0, computeMs: 20_000, maxWallMs: 60_000 })
 afterAll(() => runtime.dispose())
 
 describe('running Python programs', () => {

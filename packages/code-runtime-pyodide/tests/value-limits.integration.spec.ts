@@ -8,7 +8,9 @@ import ToolRuntime from '@dsh/tools-core'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createPyodideRuntime } from '../src/index'
 
-const runtime = createPyodideRuntime({ warmWorkers: 1 })
+// Interpreters boot on demand: runs here are one at a time, and a warm one left at dispose is a
+// whole boot for nothing.
+const runtime = createPyodideRuntime({ warmWorkers: 0 })
 const ctx = new Context()
 const taken: number[] = []
 afterAll(async () => {

@@ -9,16 +9,17 @@
  */
 import { WorkerPool } from '@dsh/tools-codemode/runtime-kit'
 import { acquireSnapshot, releaseSnapshot } from './snapshot-store'
-import { runWorkerSpawn, type SpawnOptions, type WorkerHandle } from './worker-handle'
+import { runWorkerSpawn, type SharedSnapshot, type SpawnOptions, type WorkerHandle } from './worker-handle'
 
 /** A Pyodide worker pool and its boot counts. */
 export class PyodideWorkers {
   /** The pool runs take their workers from. */
   readonly pool: WorkerPool<WorkerHandle>
   readonly #options: SpawnOptions
-  #snapshot: Promise<SharedArrayBuffer | undefined> | undefined
+  #snapshot: Promise<SharedSnapshot | undefined> | undefined
   #snapshotBoots = 0
   #plainBoots = 0
+  #sharedModuleBoots = 0
 
   constructor(
     options: SpawnOptions,
@@ -33,9 +34,12 @@ export class PyodideWorkers {
     })
   }
 
-  /** Workers booted from the process's memory snapshot, and booted plainly. */
-  get boots(): { readonly snapshot: number; readonly plain: number } {
-    return { snapshot: this.#snapshotBoots, plain: this.#plainBoots }
+  /**
+   * Workers booted from the process's memory snapshot, and booted plainly; `sharedModule` counts
+   * the boots that instantiated the snapshot maker's compiled module instead of compiling their own.
+   */
+  get boots(): { readonly snapshot: number; readonly plain: number; readonly sharedModule: number } {
+    return { snapshot: this.#snapshotBoots, plain: this.#plainBoots, sharedModule: this.#sharedModuleBoots }
   }
 
   /** Stop waiting for the snapshot (a maker still booting is stopped by its last holder) and await that. */
@@ -54,6 +58,7 @@ export class PyodideWorkers {
           if (!result.ok) return
           if (result.value.fromSnapshot) this.#snapshotBoots += 1
           else this.#plainBoots += 1
+          if (result.value.sharedModule) this.#sharedModuleBoots += 1
         })
         return handle
       },

@@ -19,14 +19,24 @@ import type { HostPost } from '../protocol/messages'
 import { PYODIDE_WORKER_SOURCE } from '../worker/pyodide/generated/pyodide-worker-source'
 import type { PyodideWorkerData } from '../worker/pyodide/worker-data'
 
-/** Settles once the worker has booted: ready (restored from the snapshot or not), or the reason it failed. */
-export type BootResult = BootOutcome<{ readonly fromSnapshot: boolean }>
+/**
+ * Settles once the worker has booted: ready (restored from the snapshot or not, instantiated from
+ * the shared compiled module or not), or the reason it failed.
+ */
+export type BootResult = BootOutcome<{ readonly fromSnapshot: boolean; readonly sharedModule: boolean }>
 
 /** The boot handshake's messages: `ready` (with `snapshot`) or `boot-failed`; anything else is not part of it. */
 function readBootMessage(message: unknown): BootResult | undefined {
   if (!isMessageRecord(message)) return undefined
   const kind = ownField(message, 'k')
-  if (kind === 'ready') return { ok: true, value: { fromSnapshot: ownField(message, 'snapshot') === true } }
+  if (kind === 'ready')
+    return {
+      ok: true,
+      value: {
+        fromSnapshot: ownField(message, 'snapshot') === true,
+        sharedModule: ownField(message, 'module') === true,
+      },
+    }
   if (kind === 'boot-failed') return { ok: false, message: 'the interpreter failed to boot' }
   return undefined
 }
@@ -87,16 +97,36 @@ function workerOptions(
   }
 }
 
-/** A running snapshot maker: its bytes (`undefined` if it failed or was stopped) and its stop. */
+/**
+ * What a snapshot maker posts: the booted interpreter's memory, and the `WebAssembly.Module` it
+ * compiled (`null` if it has none to give; run workers then compile the bytes themselves).
+ */
+export interface MadeSnapshot {
+  readonly bytes: Uint8Array
+  readonly module: object | null
+}
+
+/** The snapshot of the process a run worker boots from: shared bytes and the compiled module. */
+export interface SharedSnapshot {
+  readonly bytes: SharedArrayBuffer
+  readonly module: object | null
+}
+
+/** `WebAssembly.Module`, which the DOM-less lib does not declare as a value. */
+const WasmModule = (
+  globalThis as unknown as { WebAssembly: { Module: abstract new (...args: never[]) => object } }
+).WebAssembly.Module
+
+/** A running snapshot maker: its snapshot (`undefined` if it failed or was stopped) and its stop. */
 export interface SnapshotMaker {
-  readonly bytes: Promise<Uint8Array | undefined>
+  readonly bytes: Promise<MadeSnapshot | undefined>
   /** Terminate the maker (if still running) and wait for its exit. */
   readonly stop: () => Promise<void>
   /** Whether {@link stop} was called. */
   readonly stopped: () => boolean
 }
 
-/** Spawn the worker that boots a bare interpreter and posts its memory snapshot, then exits. */
+/** Spawn the worker that boots a bare interpreter and posts its memory snapshot (and compiled module), then exits. */
 export function spawnSnapshotMaker(options: SpawnOptions): SnapshotMaker {
   const worker = new Worker(PYODIDE_WORKER_SOURCE, workerOptions(options, new SharedArrayBuffer(4), true))
   worker.unref()
@@ -105,10 +135,11 @@ export function spawnSnapshotMaker(options: SpawnOptions): SnapshotMaker {
   let stopped = false
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()))
   worker.on('error', () => {})
-  const bytes = new Promise<Uint8Array | undefined>((resolve) => {
+  const bytes = new Promise<MadeSnapshot | undefined>((resolve) => {
     worker.on('message', (message: unknown) => {
-      const b = (message as { k?: unknown; b?: unknown } | null)?.b
-      if ((message as { k?: unknown } | null)?.k === 'snapshot' && b instanceof Uint8Array) resolve(b)
+      const { k, b, m } = (message ?? {}) as { k?: unknown; b?: unknown; m?: unknown }
+      if (k === 'snapshot' && b instanceof Uint8Array)
+        resolve({ bytes: b, module: m instanceof WasmModule ? m : null })
     })
     void exited.then(() => resolve(undefined))
   })
@@ -129,12 +160,13 @@ export function spawnSnapshotMaker(options: SpawnOptions): SnapshotMaker {
 /**
  * One run worker, as the pool spawns it in a slot: an empty environment, no `execArgv`, the V8
  * heap cap, and the Pyodide location, interrupt buffer and memory cap as `workerData`. It boots
- * once `snapshot` settles — from the snapshot bytes, or plainly for `undefined`. The worker is
- * unref'd until a run claims it, so idle warm workers never keep the process alive.
+ * once `snapshot` settles — from the snapshot bytes and its compiled module, or plainly for
+ * `undefined`. The worker is unref'd until a run claims it, so idle warm workers never keep the
+ * process alive.
  */
 export function runWorkerSpawn(
   options: SpawnOptions,
-  snapshot: Promise<SharedArrayBuffer | undefined>,
+  snapshot: Promise<SharedSnapshot | undefined>,
 ): SlotSpawn<WorkerHandle> {
   const interrupt = new SharedArrayBuffer(4)
   return {
@@ -144,8 +176,13 @@ export function runWorkerSpawn(
       worker.stdout.resume()
       worker.stderr.resume()
       const lifetime = trackWorker(worker, readBootMessage, (error) => describeWorkerError(error, options))
-      void snapshot.then((bytes) => {
-        if (!lifetime.hasExited()) worker.postMessage({ k: 'boot', s: bytes ?? null } satisfies HostPost)
+      void snapshot.then((made) => {
+        if (!lifetime.hasExited())
+          worker.postMessage({
+            k: 'boot',
+            s: made?.bytes ?? null,
+            m: made?.module ?? null,
+          } satisfies HostPost)
       })
       return { ...lifetime, interrupt: new Int32Array(interrupt) }
     },
