@@ -1,10 +1,9 @@
 // Values inside the byte caps must not cost the host seconds: every value leaving a program is
 // measured by its JSON-value count and depth before the host parses it (both engines, real
 // workers, the full Code Mode pipeline), and a batch of large sub-calls spreads over turns.
-import type { Context } from '@deepseek-ai/cordis'
 import { createCodeModeApp } from '@dsh/tools-codemode/testing'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { type CodeEngine, createWorkerThreadRuntime, type WorkerThreadRuntime } from '../src/index'
+import { type CodeEngine, createWorkerThreadRuntime } from '../src/index'
 import { runCode, textOf } from './fixtures/code-mode-app'
 import { countLargeParses, startLoopProbe } from './fixtures/loop-probe'
 
