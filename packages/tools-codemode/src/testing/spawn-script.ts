@@ -1,8 +1,7 @@
 /**
- * Run a TypeScript script in a fresh Node process (bundled with the workspace sources it
- * imports, see `script-command.ts`) and
- * collect how it ended: for what only a whole process shows — a host that exits by itself, or a
- * program that kills its host without taking the test runner with it.
+ * Run a TypeScript script in a fresh Node process (bundled with the workspace sources it imports,
+ * see `script-command.ts`) and collect how it ended: for what only a whole process shows — a host
+ * that exits by itself, or a program that kills its host without taking the test runner with it.
  */
 import { spawn } from 'node:child_process'
 import { scriptCommand } from './script-command'
