@@ -48,7 +48,10 @@ describe('the shared runtime test fixtures', () => {
     const script = fileURLToPath(new URL('./fixtures/bundled-script.ts', import.meta.url))
     const command = await scriptCommand(script)
     // Bundled (esbuild is installed here), not run through tsx's loader hooks; built once.
-    expect(command).toEqual(['--conditions=@dsh/source', expect.stringMatching(/bundled-script\.mjs$/)])
+    expect(command).toEqual([
+      '--conditions=@dsh/source',
+      expect.stringMatching(/bundled-script-[0-9a-f]{16}\.mjs$/),
+    ])
     expect(await scriptCommand(script)).toEqual(command)
     const end = await spawnScript(script, ['a', 'b'], {
       cwd: fileURLToPath(new URL('..', import.meta.url)),

@@ -9,7 +9,8 @@
  * vendored file, a package) is what it resolves under tsx. Where esbuild is not installed, the
  * child runs the script under tsx as before.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { isBuiltin } from 'node:module'
 import { tmpdir } from 'node:os'
@@ -63,13 +64,15 @@ const workspacePlugin: Plugin = {
   },
 }
 
-let bundles: string | undefined
-let count = 0
+/**
+ * Where bundles are kept, each named by its content: test processes running at once share a
+ * file, and a run leaves at most one file per version of a script, whatever ends its process.
+ */
+const BUNDLES = join(tmpdir(), 'dsh-script-bundles')
 const built = new Map<string, Promise<string | undefined>>()
 
 /** Bundle `script` into a file of its own; undefined where esbuild cannot be imported. */
 async function bundle(script: string): Promise<string | undefined> {
-  const name = `${++count}-${basename(script, extname(script))}.mjs`
   let esbuild: typeof import('esbuild')
   try {
     esbuild = await import('esbuild')
@@ -89,13 +92,16 @@ async function bundle(script: string): Promise<string | undefined> {
     write: false,
     logLevel: 'silent',
   })
-  if (bundles === undefined) {
-    const dir = mkdtempSync(join(tmpdir(), 'dsh-script-bundles-'))
-    bundles = dir
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+  const text = result.outputFiles[0]!.text
+  const hash = createHash('sha256').update(text).digest('hex').slice(0, 16)
+  const file = join(BUNDLES, `${basename(script, extname(script))}-${hash}.mjs`)
+  if (!existsSync(file)) {
+    mkdirSync(BUNDLES, { recursive: true })
+    // Written aside and renamed: a process starting from the same file never reads half of it.
+    const partial = `${file}.${process.pid}.partial`
+    writeFileSync(partial, text)
+    renameSync(partial, file)
   }
-  const file = join(bundles, name)
-  writeFileSync(file, result.outputFiles[0]!.text)
   return file
 }
 
