@@ -18,6 +18,7 @@
  */
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { scriptCommand } from '@dsh/tools-codemode/testing'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { CodeEngine } from '../src/index'
 import type { AttackReport } from './fixtures/attack-host'
@@ -87,19 +88,17 @@ async function withSlot<T>(body: () => Promise<T>): Promise<T> {
  * Run `names` one after another in one host process: the report of each attack that ended, and
  * how the process ended (after the last report, or during the attack that started last).
  */
-function runHost(
+async function runHost(
   batch: Batch,
   names: readonly string[],
 ): Promise<{ reports: AttackReport[]; exit: HostExit }> {
+  const command = await scriptCommand(hostScript)
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
       [
         '--expose-gc',
-        '--import',
-        'tsx',
-        '--conditions=@dsh/source',
-        hostScript,
+        ...command,
         JSON.stringify({ attacks: names, engine: batch.engine, isolation: batch.isolation }),
       ],
       { cwd: packageDir, stdio: ['ignore', 'pipe', 'pipe'] },

@@ -20,7 +20,9 @@ async function start(
   const ctx = new Context()
   app = ctx
   await ctx.plugin(ToolRuntime, { mode: options.mode ?? 'code' })
-  await ctx.plugin(WorkerThreadCodeRuntime, options.runtime ?? {})
+  // No warm workers unless a test asks: each test's app runs a program or two, so workers booted
+  // ahead would mostly be booted for nothing (the warm pool is runtime.integration's subject).
+  await ctx.plugin(WorkerThreadCodeRuntime, { warmWorkers: 0, ...options.runtime })
   await ctx.plugin(
     CodeMode,
     options.maxParallelSubCalls === undefined ? {} : { maxParallelSubCalls: options.maxParallelSubCalls },

@@ -3,6 +3,10 @@
 // runs a program that asks for approval, prints the run ticket and is SIGKILLed; the test
 // process decides; another process resumes. Every tool body appends a line to a counter file,
 // so body runs are counted from outside every process.
+//
+// Each scenario runs on one store by default, the scenarios alternating so both stores run the
+// cross-process path (a SQLite file shared by processes, a PostgreSQL schema); the stores' own
+// semantics are the conformance kit's (tools-store-*). `DSH_LONG=1` runs every scenario on both.
 import type { ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -14,7 +18,7 @@ import { ResultProcesses } from '@dsh/tools-codemode/testing'
 import ToolRuntime, { type ToolFailure } from '@dsh/tools-core'
 import PostgresToolStore from '@dsh/tools-store-postgres'
 import SqliteToolStore from '@dsh/tools-store-sqlite'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest'
 // By path, not as a dependency: @dsh/tool-approvals' tests depend (through @dsh/tools-mcp) on this
 // package, and a dependency back would make a build cycle.
 import ToolApprovals from '../../tool-approvals/src/index'
@@ -47,8 +51,10 @@ async function kill(child: ChildProcess): Promise<void> {
   await exit
 }
 
+const LONG = process.env.DSH_LONG === '1'
+
 interface Backend {
-  readonly name: string
+  readonly name: 'SQLite' | 'PostgreSQL'
   spec(): string
   open(ctx: Context, spec: string): PromiseLike<unknown>
 }
@@ -71,6 +77,10 @@ const backends: Backend[] = [
 ]
 
 describe.each(backends)('separate processes on $name', (backend) => {
+  /** Skip a scenario that runs on the other store (unless `DSH_LONG=1`: every store). */
+  const runsOn = (context: TestContext, store: Backend['name']) =>
+    context.skip(!LONG && backend.name !== store, `runs on ${store}; on both stores under DSH_LONG=1`)
+
   /** The reviewer's side, in this process: the same store, the same key. */
   async function reviewer<T>(spec: string, act: (ctx: Context) => Promise<T>): Promise<T> {
     const ctx = new Context()
@@ -105,7 +115,8 @@ describe.each(backends)('separate processes on $name', (backend) => {
 
   it('suspends, is SIGKILLed, resumes in another process after approval: each body once, clock and random replayed, logs not repeated', {
     timeout: 120_000,
-  }, async () => {
+  }, async (context) => {
+    runsOn(context, 'SQLite')
     const { spec, counter, pending } = await suspended(`
       const t = Date.now(), r = Math.random()
       const [a, b] = await Promise.all([tools.fetch_item({ id: 1 }), tools.fetch_item({ id: 2 })])
@@ -133,7 +144,8 @@ describe.each(backends)('separate processes on $name', (backend) => {
 
   it('a second ask suspends again under the same run ticket; a denied call throws DENIED in the program', {
     timeout: 120_000,
-  }, async () => {
+  }, async (context) => {
+    runsOn(context, 'PostgreSQL')
     const { spec, counter, pending } = await suspended(`
       const first = await tools.delete_item({ id: 1 })
       let second
@@ -160,7 +172,8 @@ describe.each(backends)('separate processes on $name', (backend) => {
 
   it('a program changed in the store, or a tool changed, is refused; nothing runs', {
     timeout: 120_000,
-  }, async () => {
+  }, async (context) => {
+    runsOn(context, 'SQLite')
     const { spec, counter, pending } = await suspended(`
       await tools.fetch_item({ id: 1 })
       return await tools.delete_item({ id: 1 })`)
@@ -190,7 +203,8 @@ describe.each(backends)('separate processes on $name', (backend) => {
 
   it('a program that calls differently on replay fails as diverged at the sub-call, and runs nothing more', {
     timeout: 120_000,
-  }, async () => {
+  }, async (context) => {
+    runsOn(context, 'PostgreSQL')
     const { spec, counter, pending } = await suspended(`
       const id = 'extra' in tools ? 2 : 1
       await tools.fetch_item({ id })

@@ -4,7 +4,7 @@
 import { Context } from '@deepseek-ai/cordis'
 import * as CodeMode from '@dsh/tools-codemode'
 import ToolRuntime, { defineTool } from '@dsh/tools-core'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import WorkerThreadCodeRuntime from '../src/index'
 import { runCode, textOf } from './fixtures/code-mode-app'
 
@@ -32,7 +32,6 @@ const getWeather = defineTool({
 
 async function start(engine: 'quickjs' | 'node-vm') {
   const ctx = new Context()
-  app = ctx
   await ctx.plugin(ToolRuntime, { mode: 'code' })
   await ctx.plugin(WorkerThreadCodeRuntime, { engine })
   await ctx.plugin(CodeMode, { maxParallelSubCalls: 10 })
@@ -41,8 +40,14 @@ async function start(engine: 'quickjs' | 'node-vm') {
 }
 
 describe.each(['quickjs', 'node-vm'] as const)('a mistyped tool inside a program (%s)', (engine) => {
+  // These tests only run programs: one app per engine (each run still gets a fresh worker).
+  let ctx: Context
+  beforeAll(async () => {
+    ctx = await start(engine)
+  })
+  afterAll(() => ctx.fiber.dispose())
+
   it('rejects with a ToolCallError naming the tool and suggesting the close name', async () => {
-    const ctx = await start(engine)
     const result = await runCode(
       ctx,
       `try {
@@ -66,7 +71,6 @@ describe.each(['quickjs', 'node-vm'] as const)('a mistyped tool inside a program
   })
 
   it('an uncaught mistyped call fails the run with that message', async () => {
-    const ctx = await start(engine)
     const result = await runCode(ctx, `return await tools.get_wether({ city: 'Paris' })`)
     expect(result.isError).toBe(true)
     expect(textOf(result)).toContain(
@@ -75,7 +79,6 @@ describe.each(['quickjs', 'node-vm'] as const)('a mistyped tool inside a program
   })
 
   it('a mistyped call that is never awaited does not end the run', async () => {
-    const ctx = await start(engine)
     const result = await runCode(
       ctx,
       `tools.get_wether({ city: 'Paris' }); return await tools.get_weather({ city: 'Oslo' })`,
@@ -84,7 +87,6 @@ describe.each(['quickjs', 'node-vm'] as const)('a mistyped tool inside a program
   })
 
   it('only real tools are keys; implicit probes read undefined and make no call', async () => {
-    const ctx = await start(engine)
     const result = await runCode(
       ctx,
       `return {
@@ -118,6 +120,7 @@ describe.each(['quickjs', 'node-vm'] as const)('a mistyped tool inside a program
 describe('the tools-codemode README sample', () => {
   it('runs and returns the tool value', async () => {
     const ctx = await start('quickjs')
+    app = ctx
     expect(ctx.tools.assemble({}).tools.map((tool) => tool.name)).toEqual(['run_code'])
     const result = await ctx.tools.execute({
       callId: 'call-1',

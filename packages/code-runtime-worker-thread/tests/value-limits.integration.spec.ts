@@ -1,28 +1,22 @@
 // Values inside the byte caps must not cost the host seconds: every value leaving a program is
 // measured by its JSON-value count and depth before the host parses it (both engines, real
 // workers, the full Code Mode pipeline), and a batch of large sub-calls spreads over turns.
-import type { Context } from '@deepseek-ai/cordis'
 import { createCodeModeApp } from '@dsh/tools-codemode/testing'
-import { afterEach, describe, expect, it } from 'vitest'
-import { type CodeEngine, createWorkerThreadRuntime, type WorkerThreadRuntime } from '../src/index'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { type CodeEngine, createWorkerThreadRuntime } from '../src/index'
 import { runCode, textOf } from './fixtures/code-mode-app'
 import { countLargeParses, startLoopProbe } from './fixtures/loop-probe'
 
 /** The longest the host's event loop may stall here: generous for a loaded machine (before: 3–6 s). */
 const MAX_STALL_MS = 1_500
 
-let app: Context | undefined
-let runtime: WorkerThreadRuntime | undefined
-afterEach(async () => {
-  await app?.fiber.dispose()
-  await runtime?.dispose()
-  app = undefined
-  runtime = undefined
-})
-
+/**
+ * The app of one engine's tests, shared by them (each run still gets a fresh worker): `taken`
+ * holds the event-loop turn of each `take` call, emptied before every test.
+ */
 async function start(engine: CodeEngine) {
-  runtime = createWorkerThreadRuntime({ engine, warmWorkers: 0, maxOldGenerationSizeMb: 512 })
-  app = await createCodeModeApp({ runtime })
+  const runtime = createWorkerThreadRuntime({ engine, warmWorkers: 0, maxOldGenerationSizeMb: 512 })
+  const app = await createCodeModeApp({ runtime })
   const taken: number[] = []
   let turn = 0
   const ticker = setInterval(() => turn++, 0)
@@ -38,14 +32,26 @@ async function start(engine: CodeEngine) {
     },
   })
   app.effect(() => () => clearInterval(ticker))
-  return { ctx: app, taken }
+  return { ctx: app, runtime, taken }
 }
 
 const keys = (n: number) => `Object.fromEntries(Array.from({ length: ${n} }, (_, i) => ['k' + i, i]))`
 
 describe.each<CodeEngine>(['quickjs', 'node-vm'])('value limits (%s)', (engine) => {
+  let shared: Awaited<ReturnType<typeof start>>
+  beforeAll(async () => {
+    shared = await start(engine)
+  })
+  beforeEach(() => {
+    shared.taken.length = 0
+  })
+  afterAll(async () => {
+    await shared.ctx.fiber.dispose()
+    await shared.runtime.dispose()
+  })
+
   it('a result of 100,000 keys (5 × maxValueNodes) ends output-limit on maxValueNodes; the host never parses it', async () => {
-    const { ctx } = await start(engine)
+    const { ctx } = shared
     const probe = startLoopProbe()
     const parses = countLargeParses()
     let result: Awaited<ReturnType<typeof runCode>>
@@ -64,7 +70,7 @@ describe.each<CodeEngine>(['quickjs', 'node-vm'])('value limits (%s)', (engine) 
   })
 
   it('six sub-calls of 40,000-key arguments (2 × maxValueNodes) are each refused in the program; no tool runs', async () => {
-    const { ctx, taken } = await start(engine)
+    const { ctx, taken } = shared
     const probe = startLoopProbe()
     const parses = countLargeParses()
     let result: Awaited<ReturnType<typeof runCode>>
@@ -91,7 +97,7 @@ describe.each<CodeEngine>(['quickjs', 'node-vm'])('value limits (%s)', (engine) 
   })
 
   it('within the caps, six sub-calls of 19,000 keys run, spread over event-loop turns', async () => {
-    const { ctx, taken } = await start(engine)
+    const { ctx, taken } = shared
     const probe = startLoopProbe()
     const result = await runCode(
       ctx,
@@ -107,7 +113,7 @@ describe.each<CodeEngine>(['quickjs', 'node-vm'])('value limits (%s)', (engine) 
   })
 
   it('a result of 19,000 keys and one nested 100 deep come back whole; 101 deep is refused', async () => {
-    const { ctx } = await start(engine)
+    const { ctx } = shared
     const wide = await runCode(ctx, `return ${keys(19_000)}`)
     expect(wide).toMatchObject({ isError: false })
     expect(Object.keys((wide as unknown as { value: { result: object } }).value.result)).toHaveLength(19_000)

@@ -74,6 +74,7 @@ export {
 export { type FakeHost, type FakeTool, FakeToolCallError, fakeHost, runRequest } from './testing/fake-host'
 export { addTool, echoTool } from './testing/fixture-tools'
 export { type ResultProcess, ResultProcesses } from './testing/result-processes'
+export { scriptCommand } from './testing/script-command'
 export { type SharedFieldTuning, sharedFieldTuning } from './testing/shared-config-fields'
 export { type ScriptEnd, spawnScript } from './testing/spawn-script'
 export { type Deferred, deferred, until } from './testing/wait'

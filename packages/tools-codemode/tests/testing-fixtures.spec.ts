@@ -1,5 +1,14 @@
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { deferred, FakeToolCallError, fakeHost, runRequest, until } from '../src/testing'
+import {
+  deferred,
+  FakeToolCallError,
+  fakeHost,
+  runRequest,
+  scriptCommand,
+  spawnScript,
+  until,
+} from '../src/testing'
 
 describe('the shared runtime test fixtures', () => {
   it('fakeHost dispatches to its own tools only, records calls and lines, and rejects like ToolCallError', async () => {
@@ -33,5 +42,27 @@ describe('the shared runtime test fixtures', () => {
     setImmediate(() => gate.resolve(3))
     await until(() => value === 3)
     await expect(until(() => false, 5)).rejects.toThrow('condition never held')
+  })
+
+  it('scriptCommand bundles a script once; the child sees its own file URL, its args and every import', async () => {
+    const script = fileURLToPath(new URL('./fixtures/bundled-script.ts', import.meta.url))
+    const command = await scriptCommand(script)
+    // Bundled (esbuild is installed here), not run through tsx's loader hooks; built once.
+    expect(command).toEqual([
+      '--conditions=@dsh/source',
+      expect.stringMatching(/bundled-script-[0-9a-f]{16}\.mjs$/),
+    ])
+    expect(await scriptCommand(script)).toEqual(command)
+    const end = await spawnScript(script, ['a', 'b'], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      killAfterMs: 30_000,
+    })
+    expect(end).toMatchObject({ code: 0, killed: false, stderr: '' })
+    expect(JSON.parse(end.stdout)).toEqual({
+      url: new URL('./fixtures/bundled-script.ts', import.meta.url).href,
+      args: ['a', 'b'],
+      workspace: 'function',
+      thirdParty: 'function',
+    })
   })
 })

@@ -1,11 +1,13 @@
 /**
- * The processes of a cross-process test: each runs a TypeScript script (`--import tsx
- * --conditions=@dsh/source`) that prints one `{"event":"result","result":…}` line, and may keep
- * running after it (a process the test kills mid-run, as a crash would).
+ * The processes of a cross-process test: each runs a TypeScript script (bundled with the
+ * workspace sources it imports, see `script-command.ts`) that prints one
+ * `{"event":"result","result":…}` line, and may keep running after it (a process the test kills
+ * mid-run, as a crash would).
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import type { ToolExecutionResult } from '@dsh/tools-core'
+import { scriptCommand } from './script-command'
 
 /** A started process and the result it printed. */
 export interface ResultProcess {
@@ -25,13 +27,9 @@ export class ResultProcesses {
    * may still run). Rejects when it exits before printing one, with the tail of its stderr.
    */
   async start(args: readonly string[]): Promise<ResultProcess> {
-    const child = spawn(
-      process.execPath,
-      ['--conditions=@dsh/source', '--import', 'tsx', this.script, ...args],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    )
+    const child = spawn(process.execPath, [...(await scriptCommand(this.script)), ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     this.#running.add(child)
     let stdout = ''
     let stderr = ''

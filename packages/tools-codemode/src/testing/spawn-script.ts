@@ -1,9 +1,10 @@
 /**
- * Run a TypeScript script in a fresh Node process (`--import tsx --conditions=@dsh/source`) and
- * collect how it ended: for what only a whole process shows — a host that exits by itself, or a
- * program that kills its host without taking the test runner with it.
+ * Run a TypeScript script in a fresh Node process (bundled with the workspace sources it imports,
+ * see `script-command.ts`) and collect how it ended: for what only a whole process shows — a host
+ * that exits by itself, or a program that kills its host without taking the test runner with it.
  */
 import { spawn } from 'node:child_process'
+import { scriptCommand } from './script-command'
 
 /** How a script's process ended. */
 export interface ScriptEnd {
@@ -20,13 +21,19 @@ export interface ScriptEnd {
  * Run `script` with `args` in `cwd` (a package directory, so its dependencies resolve); it is
  * killed (`SIGKILL`) if it has not exited after `killAfterMs`. Never rejects.
  */
-export function spawnScript(
+export async function spawnScript(
   script: string,
   args: readonly string[],
   options: { readonly cwd: string; readonly killAfterMs: number },
 ): Promise<ScriptEnd> {
+  let command: string[]
+  try {
+    command = await scriptCommand(script)
+  } catch (error) {
+    return { code: null, killed: false, stdout: '', stderr: `could not bundle ${script}: ${String(error)}` }
+  }
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@dsh/source', script, ...args], {
+    const child = spawn(process.execPath, [...command, ...args], {
       cwd: options.cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
     })
