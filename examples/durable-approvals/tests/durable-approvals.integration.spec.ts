@@ -1,21 +1,19 @@
 import { fileURLToPath } from 'node:url'
+import { scriptCommand } from '@dsh/tools-codemode/testing'
 import { describe, expect, it } from 'vitest'
-import { bundleFixture } from '../../../scripts/bundle-fixture'
 import { runDemo } from '../src/demo'
 
 /**
- * The service bundled once with the workspace sources it imports (see
- * `scripts/bundle-fixture.ts`): three service starts at a sixth of the cost of `--import tsx`
- * each. better-sqlite3, a native addon, loads from the example's dependencies.
+ * The service bundled once with the workspace sources it imports (`scriptCommand`): three service
+ * starts at a fraction of the cost of `--import tsx` each. better-sqlite3, a native addon, loads
+ * from the example's dependencies.
  */
-const SERVE = await bundleFixture(fileURLToPath(new URL('../src/serve.ts', import.meta.url)), {
-  external: ['better-sqlite3'],
-})
+const SERVE = await scriptCommand(fileURLToPath(new URL('../src/serve.ts', import.meta.url)))
 
 describe('durable-approvals example', () => {
   it('a call waits for approval across a SIGKILLed process; the turn completes in the next one, once', async () => {
     const lines: string[] = []
-    await runDemo((line) => lines.push(line), { service: [SERVE] })
+    await runDemo((line) => lines.push(line), { service: SERVE })
     const text = lines.join('\n')
     expect(text).toMatch(/agent turn: \{"status":"waiting","ticket":"apr\.\./)
     expect(text).toContain('process A killed (SIGKILL)')

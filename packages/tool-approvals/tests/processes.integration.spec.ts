@@ -9,24 +9,19 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Context } from '@deepseek-ai/cordis'
+import { scriptCommand } from '@dsh/tools-codemode/testing'
 import ToolRuntime from '@dsh/tools-core'
 import SqliteToolStore from '@dsh/tools-store-sqlite'
 import Database from 'better-sqlite3'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { bundleFixture } from '../../../scripts/bundle-fixture'
 import ToolApprovals from '../src/index'
 import { KEY } from './fixtures/approvals-runtime'
 
 /**
- * The worker bundled with the sources it imports (see `scripts/bundle-fixture.ts`: a sixth of the
- * start cost of `--import tsx`); better-sqlite3, a native addon, loads from the dependencies.
+ * How to start the worker: bundled with the sources it imports (`scriptCommand`, a fraction of
+ * the start cost of `--import tsx`); better-sqlite3, a native addon, loads from the dependencies.
  */
-const WORKER = await bundleFixture(
-  fileURLToPath(new URL('./fixtures/approvals-worker.ts', import.meta.url)),
-  {
-    external: ['better-sqlite3'],
-  },
-)
+const WORKER = await scriptCommand(fileURLToPath(new URL('./fixtures/approvals-worker.ts', import.meta.url)))
 const dir = mkdtempSync(join(tmpdir(), 'dsh-approvals-processes-'))
 let files = 0
 const running = new Set<ChildProcess>()
@@ -53,7 +48,7 @@ interface Worker {
 }
 
 function start(args: string[]): Worker {
-  const child = spawn(process.execPath, [WORKER, ...args], {
+  const child = spawn(process.execPath, [...WORKER, ...args], {
     stdio: ['pipe', 'pipe', 'pipe'],
   })
   running.add(child)

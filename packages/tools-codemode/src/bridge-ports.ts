@@ -29,3 +29,6 @@ export interface ToolRuntimePort {
  * cheap when nobody listens.
  */
 export type DispatchEventPort = Pick<ScopedEmitter, 'listening' | 'emit'>
+// The dispatch events' declarations on cordis' event map: with them wherever this port is, a
+// program that imports only part of this package (the `/testing` subpath) still typechecks.
+export type {} from './events'

@@ -8,9 +8,9 @@ import { randomUUID } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
+import { scriptCommand } from '@dsh/tools-codemode/testing'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { afterEach, describe, expect, it } from 'vitest'
-import { bundleFixture } from '../../../scripts/bundle-fixture'
 import type { McpTransportConfig } from '../src/index'
 import { call, createApp, loadMcp, textOf } from './fixtures/app'
 import { createHostileServer, type HostileStats } from './fixtures/hostile-server'
@@ -18,7 +18,7 @@ import { createHostileServer, type HostileStats } from './fixtures/hostile-serve
 /** `list_changed` notifications in the flood: 20 times the bound below in CI, 200 with `DSH_LONG=1`. */
 const FLOOD = process.env.DSH_LONG === '1' ? 20_000 : 2_000
 /** The stdio server bundled into one module: a sixth of the start cost of `--import tsx`. */
-const HOSTILE_STDIO = await bundleFixture(
+const HOSTILE_STDIO = await scriptCommand(
   fileURLToPath(new URL('./fixtures/hostile-stdio.ts', import.meta.url)),
 )
 
@@ -41,7 +41,7 @@ function stdioHostile(monster = false): Hostile {
   return {
     transport: {
       command: process.execPath,
-      args: [HOSTILE_STDIO],
+      args: HOSTILE_STDIO,
       env: monster ? { HOSTILE_MONSTER: '1' } : {},
     },
     stats: statsTool,

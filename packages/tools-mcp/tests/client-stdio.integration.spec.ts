@@ -70,7 +70,10 @@ describe('client plugin over a real stdio child process', () => {
     const launched = {
       command: '/bin/sh',
       // `; exit` keeps sh from exec'ing node: sh stays the child, the server its grandchild.
-      args: ['-c', `"${process.execPath}" "${await stdioServer()}"; exit $?`],
+      args: [
+        '-c',
+        `"${process.execPath}" ${(await stdioServer()).map((arg) => `"${arg}"`).join(' ')}; exit $?`,
+      ],
       env: { FIXTURE_OPTIONS: '{}', PATH: process.env.PATH ?? '/usr/bin:/bin' },
     }
     const fiber = await loadMcp(ctx, { name: 'fx', transport: launched })

@@ -6,18 +6,18 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { scriptCommand } from '@dsh/tools-codemode/testing'
 import { createScopedEmitter } from '@dsh/tools-core'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterEach, describe, expect, it } from 'vitest'
-import { bundleFixture } from '../../../scripts/bundle-fixture'
 import { serveMcp } from '../src/index'
 import type { McpHttpServeOptions } from '../src/server/http-listener'
 import { createApp, isAlive, until } from './fixtures/app'
 import { registerServedTools, servedStats } from './fixtures/served-tools'
 
 /** The client bundled into one module: a sixth of the start cost of `--import tsx`. */
-const DYING_CLIENT = await bundleFixture(
+const DYING_CLIENT = await scriptCommand(
   fileURLToPath(new URL('./fixtures/dying-http-client.ts', import.meta.url)),
 )
 
@@ -40,7 +40,7 @@ async function endpoint(options: Partial<McpHttpServeOptions> = {}) {
 
 /** A client process that has started a `wait` call. */
 async function dyingClient(url: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [DYING_CLIENT, url], {
+  const child = spawn(process.execPath, [...DYING_CLIENT, url], {
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   cleanups.push(() => {

@@ -1,19 +1,19 @@
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { scriptCommand } from '@dsh/tools-codemode/testing'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { describe, expect, it } from 'vitest'
-import { bundleFixture } from '../../../scripts/bundle-fixture'
 import { isAlive, until } from './fixtures/app'
 
 /** The serving runtime bundled into one module: a sixth of the start cost of `--import tsx`. */
-const SERVE_STDIO = await bundleFixture(fileURLToPath(new URL('./fixtures/serve-stdio.ts', import.meta.url)))
+const SERVE_STDIO = await scriptCommand(fileURLToPath(new URL('./fixtures/serve-stdio.ts', import.meta.url)))
 
 describe('serveMcp over stdio', () => {
   it('the official SDK client spawns a dsh runtime, lists and calls its tools, and the process exits on close', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [SERVE_STDIO],
+      args: SERVE_STDIO,
       stderr: 'pipe',
     })
     const client = new Client({ name: 'stdio-test', version: '1' })
@@ -31,7 +31,7 @@ describe('serveMcp over stdio', () => {
 describe('serveMcp over stdio: request limits', () => {
   // 75k keys are 150k JSON nodes (a member counts two): past the default 100 000 of maxNodes.
   it('a line over maxBytes and a line of 75k keys (150k nodes) are refused with JSON-RPC errors; the server keeps serving', async () => {
-    const child = spawn(process.execPath, [SERVE_STDIO], {
+    const child = spawn(process.execPath, SERVE_STDIO, {
       stdio: ['pipe', 'pipe', 'inherit'],
     })
     const answers: { id: unknown; result?: unknown; error?: { code: number; message: string } }[] = []

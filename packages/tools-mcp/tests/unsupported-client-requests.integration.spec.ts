@@ -7,13 +7,13 @@
  */
 import { fileURLToPath } from 'node:url'
 import type { Context, Fiber } from '@deepseek-ai/cordis'
+import { scriptCommand } from '@dsh/tools-codemode/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bundleFixture } from '../../../scripts/bundle-fixture'
 import { call, createApp, isAlive, loadMcp, until } from './fixtures/app'
 import { childPids } from './fixtures/third-party'
 
 /** The server bundled into one module: a sixth of the start cost of `--import tsx`. */
-const SERVER = await bundleFixture(fileURLToPath(new URL('./fixtures/requesting-server.ts', import.meta.url)))
+const SERVER = await scriptCommand(fileURLToPath(new URL('./fixtures/requesting-server.ts', import.meta.url)))
 const KINDS = ['sampling', 'elicitation', 'roots']
 
 let ctx: Context
@@ -25,9 +25,9 @@ beforeAll(async () => {
   // No timeoutMs: the SDK default (60 s) is longer than the test timeout, so a hang fails the test.
   fiber = await loadMcp(ctx, {
     name: 'asker',
-    transport: { command: process.execPath, args: [SERVER] },
+    transport: { command: process.execPath, args: SERVER },
   })
-  pids = childPids(SERVER)
+  pids = childPids(SERVER.at(-1)!)
 })
 
 afterAll(async () => {
@@ -63,6 +63,6 @@ describe('server-initiated requests the client does not support', () => {
     expect(isAlive(pid!)).toBe(true)
     await fiber.dispose()
     await until(() => !isAlive(pid!))
-    expect(childPids(SERVER)).toEqual([])
+    expect(childPids(SERVER.at(-1)!)).toEqual([])
   })
 })

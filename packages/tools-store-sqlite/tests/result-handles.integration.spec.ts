@@ -5,16 +5,14 @@ import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { Context } from '@deepseek-ai/cordis'
+import { scriptCommand } from '@dsh/tools-codemode/testing'
 import ToolRuntime, { READ_RESULT_TOOL_NAME, type ToolExecutionResult } from '@dsh/tools-core'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { bundleFixture } from '../../../scripts/bundle-fixture'
 import SqliteToolStore from '../src/index'
 import { tempDirectory } from './fixtures/sqlite-files'
 
-/** The child bundled with the sources it imports: a sixth of the start cost of `--import tsx`. */
-const CHILD = await bundleFixture(fileURLToPath(new URL('./fixtures/cut-result-child.ts', import.meta.url)), {
-  external: ['better-sqlite3'],
-})
+/** The child bundled with the sources it imports (`scriptCommand`): a fraction of the cost of `--import tsx`. */
+const CHILD = await scriptCommand(fileURLToPath(new URL('./fixtures/cut-result-child.ts', import.meta.url)))
 const files = tempDirectory('handles')
 const contexts: Context[] = []
 afterEach(async () => {
@@ -24,7 +22,7 @@ afterAll(() => files.remove())
 
 /** Run the child to completion; its handle and the full text it cut. */
 async function cutInChild(path: string, agent: string): Promise<{ handle: string; full: string }> {
-  const { stdout } = await promisify(execFile)(process.execPath, [CHILD, path, agent], { timeout: 60_000 })
+  const { stdout } = await promisify(execFile)(process.execPath, [...CHILD, path, agent], { timeout: 60_000 })
   return JSON.parse(stdout.trim().split('\n').at(-1)!)
 }
 

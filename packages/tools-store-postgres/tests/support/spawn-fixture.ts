@@ -1,17 +1,17 @@
 /**
  * Runs a TypeScript fixture in its own Node process, against the packages' sources: bundled once
- * with them (see `scripts/bundle-fixture.ts`), a sixth of the start cost of `--import tsx`.
+ * with them (`scriptCommand`), a fraction of the start cost of `--import tsx`.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { bundleFixture } from '../../../../scripts/bundle-fixture'
+import { scriptCommand } from '@dsh/tools-codemode/testing'
 
 export async function spawnFixture(
   name: string,
   args: readonly string[],
 ): Promise<ChildProcessWithoutNullStreams> {
-  const file = await bundleFixture(fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url)))
-  return spawn(process.execPath, [file, ...args], { stdio: 'pipe' })
+  const command = await scriptCommand(fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url)))
+  return spawn(process.execPath, [...command, ...args], { stdio: 'pipe' })
 }
 
 /** Resolves with the first stdout line equal to `line` (rejects if the process exits first). */
