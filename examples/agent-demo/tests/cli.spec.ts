@@ -1,10 +1,12 @@
 // The demo as a user runs it: `src/main.ts` in a child process (against the sources, like the
-// rest of the suite), checking flag handling and the printed output end to end.
+// rest of the suite) for flag handling, exit codes and one-line errors; the printed output of a
+// whole run from the same command in-process (`runDemoCommand`, which `main.ts` calls).
 import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { parseDemoOptions, USAGE, UsageError } from '../src/cli-options'
+import { runDemoCommand } from '../src/demo-command'
 import { OpenAIChatModel } from '../src/openai-model'
 
 const run = promisify(execFile)
@@ -107,10 +109,39 @@ describe('demo command line', { concurrent: true }, () => {
 describe('demo output', () => {
   let lines: string[] = []
   beforeAll(async () => {
-    const outcome = await demo(['--no-color'])
-    expect(outcome.stderr).toBe('')
-    expect(outcome.code).toBe(0)
-    lines = outcome.stdout.split('\n')
+    // The whole default run (native, then Code Mode) in this process: a child would pay another
+    // tsx boot and toolkit load for output the command writes through `write` either way. Any
+    // other write — to stdout or stderr, from this thread or a worker's piped stdio, or through
+    // the console — is a stray line a user would see, and fails the run as it did in a child.
+    const stray: string[] = []
+    const spies = [
+      ...(['stdout', 'stderr'] as const).map((name) =>
+        vi.spyOn(process[name], 'write').mockImplementation((chunk: string | Uint8Array) => {
+          stray.push(`${name}: ${String(chunk)}`)
+          return true
+        }),
+      ),
+      ...(['log', 'info', 'warn', 'error', 'debug'] as const).map((name) =>
+        vi.spyOn(console, name).mockImplementation((...args: unknown[]) => {
+          stray.push(`console.${name}: ${args.join(' ')}`)
+        }),
+      ),
+    ]
+    let code: number
+    try {
+      const env = { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' }
+      code = await runDemoCommand(
+        parseDemoOptions(['--no-color'], env, false),
+        (line) => lines.push(line),
+        env,
+      )
+    } finally {
+      for (const spy of spies) spy.mockRestore()
+    }
+    expect(stray).toEqual([])
+    expect(code).toBe(0)
+    // the child's stdout ended with a newline: the same split as before
+    lines = `${lines.join('\n')}\n`.split('\n')
   }, 240_000)
 
   it("a call's policy decisions print right under its call card, before its sub-calls and result", () => {
