@@ -20,11 +20,11 @@ export async function runDemoCommand(
   // the toolkit loads only once the command line is known to be good: --help and usage errors
   // answer at once
   const { OpenAIChatModel } = await import('./openai-model')
-  const { runDemo } = await import('./run-demo')
-  const { heading, summaryLines, timingLines } = await import('./report')
   const model = options.openai ? OpenAIChatModel.fromEnvironment(env) : undefined
   if (options.openai && !model)
     throw new UsageError('--openai needs OPENAI_API_KEY and OPENAI_BASE_URL in the environment')
+  const { runDemo } = await import('./run-demo')
+  const { heading, summaryLines, timingLines } = await import('./report')
   write(
     'dsh-tools agent demo — fix an off-by-one bug in a temp copy of examples/agent-demo/fixture/mini-pager',
   )
