@@ -6,9 +6,16 @@
 import { type DemoOptions, UsageError } from './cli-options'
 import type { DemoRunResult } from './run-demo'
 
+/** What {@link runDemoCommand} did: its exit code and every run, in order. */
+export interface DemoCommandResult {
+  /** 0 when the fixture's tests pass after every run, else 1. */
+  readonly exitCode: number
+  readonly runs: readonly DemoRunResult[]
+}
+
 /**
  * Run the demo `options` ask for (not `--help`, which `main.ts` answers), printing through
- * `write`; resolves to the exit code: 0 when the fixture's tests pass after every run, else 1.
+ * `write`.
  *
  * @throws {UsageError} on `--openai` without OPENAI_API_KEY and OPENAI_BASE_URL in `env`.
  */
@@ -16,7 +23,7 @@ export async function runDemoCommand(
   options: DemoOptions,
   write: (line: string) => void,
   env: NodeJS.ProcessEnv = process.env,
-): Promise<number> {
+): Promise<DemoCommandResult> {
   // the toolkit loads only once the command line is known to be good: --help and usage errors
   // answer at once
   const { OpenAIChatModel } = await import('./openai-model')
@@ -60,5 +67,5 @@ export async function runDemoCommand(
       ? 'demo passed: the fixture’s tests pass after every run'
       : 'demo FAILED: the fixture’s tests still fail',
   )
-  return ok ? 0 : 1
+  return { exitCode: ok ? 0 : 1, runs }
 }

@@ -18,7 +18,7 @@ async function main(): Promise<number> {
     write(USAGE)
     return 0
   }
-  return runDemoCommand(options, write)
+  return (await runDemoCommand(options, write)).exitCode
 }
 
 main().then(

@@ -1,12 +1,11 @@
 // The demo as a user runs it: `src/main.ts` in a child process (against the sources, like the
-// rest of the suite) for flag handling, exit codes and one-line errors; the printed output of a
-// whole run from the same command in-process (`runDemoCommand`, which `main.ts` calls).
+// rest of the suite) for flag handling, exit codes and one-line errors. The printed output of a
+// whole run is checked in demo.spec.ts, from the same command in-process (`runDemoCommand`).
 import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { beforeAll, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { parseDemoOptions, USAGE, UsageError } from '../src/cli-options'
-import { runDemoCommand } from '../src/demo-command'
 import { OpenAIChatModel } from '../src/openai-model'
 
 const run = promisify(execFile)
@@ -104,94 +103,4 @@ describe('demo command line', { concurrent: true }, () => {
     expect(outcome.stderr).toMatch(/^agent-demo: [^\n]+\n$/)
     expect(outcome.stderr).not.toMatch(STACK_FRAME)
   }, 60_000)
-})
-
-describe('demo output', () => {
-  let lines: string[] = []
-  beforeAll(async () => {
-    // The whole default run (native, then Code Mode) in this process: a child would pay another
-    // tsx boot and toolkit load for output the command writes through `write` either way. Any
-    // other write — to stdout or stderr, from this thread or a worker's piped stdio, or through
-    // the console — is a stray line a user would see, and fails the run as it did in a child.
-    const stray: string[] = []
-    const spies = [
-      ...(['stdout', 'stderr'] as const).map((name) =>
-        vi.spyOn(process[name], 'write').mockImplementation((chunk: string | Uint8Array) => {
-          stray.push(`${name}: ${String(chunk)}`)
-          return true
-        }),
-      ),
-      ...(['log', 'info', 'warn', 'error', 'debug'] as const).map((name) =>
-        vi.spyOn(console, name).mockImplementation((...args: unknown[]) => {
-          stray.push(`console.${name}: ${args.join(' ')}`)
-        }),
-      ),
-    ]
-    let code: number
-    try {
-      const env = { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' }
-      code = await runDemoCommand(
-        parseDemoOptions(['--no-color'], env, false),
-        (line) => lines.push(line),
-        env,
-      )
-    } finally {
-      for (const spy of spies) spy.mockRestore()
-    }
-    expect(stray).toEqual([])
-    expect(code).toBe(0)
-    // the child's stdout ended with a newline: the same split as before
-    lines = `${lines.join('\n')}\n`.split('\n')
-  }, 240_000)
-
-  it("a call's policy decisions print right under its call card, before its sub-calls and result", () => {
-    const runCode = lines.findIndex((line) => line.startsWith('┌ [c1] ▸ run_code'))
-    const firstSub = lines.findIndex((line) => line.includes('[code:1]'))
-    const gate = lines.findIndex((line) => line.startsWith('⚖ pre-execute allow (each tool call'))
-    expect(runCode).toBeGreaterThan(-1)
-    expect(gate).toBeGreaterThan(runCode)
-    expect(gate).toBeLessThan(firstSub)
-    // every card tag ([n1], [code:3], …) is followed by its ⚖ line once its card ends
-    const tagged = lines.flatMap((line, index) => (/^\s*(┌ )?\[[a-z0-9:]+\] /.test(line) ? [index] : []))
-    expect(tagged.length).toBeGreaterThan(15)
-    for (const index of tagged) {
-      let next = index + 1
-      if (lines[index]!.trimStart().startsWith('┌')) {
-        while (!lines[next]!.trimStart().startsWith('└')) next += 1
-        next += 1
-      }
-      expect(lines[next], `after ${lines[index]}`).toMatch(/^\s*⚖ /)
-    }
-  })
-
-  it('the timeline and the summary count the same calls', () => {
-    const timeline = lines
-      .filter((line) => /^ {2}\d+ call\(s\)/.test(line))
-      .map((line) => line.split(';')[0]!.trim())
-    const summary = lines
-      .filter((line) => /^ {2}[✓✗] /.test(line))
-      .map((line) => line.match(/turns, (\d+ call\(s\)(?: \+ \d+ sub-call\(s\))?)/)?.[1])
-    expect(timeline).toEqual(['12 call(s)', '1 call(s) + 7 sub-call(s)'])
-    expect(summary).toEqual(timeline)
-  })
-
-  it('edit cards show the change in context, never a snippet-relative hunk header', () => {
-    const text = lines.join('\n')
-    expect(text).not.toMatch(/@@ -1,1 \+1,1 @@/)
-    // native and Code Mode: the result card has the file's real hunk and its context lines
-    const hunks = lines.filter((line) => /│ @@ -\d+,\d+ \+\d+,\d+ @@$/.test(line))
-    expect(hunks.length).toBe(2)
-    for (const hunk of hunks) {
-      const at = lines.indexOf(hunk)
-      const body = lines.slice(at + 1, at + 8).map((line) => line.replace(/^\s*│ /, ''))
-      expect(body).toContain('   const start = (page - 1) * pageSize')
-      expect(body).toContain('-  const end = start + pageSize - 1')
-      expect(body).toContain('+  const end = start + pageSize')
-      expect(body).toContain('   return items.slice(start, end)')
-    }
-  })
-
-  it('prints no build output', () => {
-    expect(lines[0]).toMatch(/^dsh-tools agent demo/)
-  })
 })
