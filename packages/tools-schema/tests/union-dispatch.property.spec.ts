@@ -11,9 +11,7 @@ import { compileSchema } from '../src/internal/compile-schema'
 import { setFastChecksEnabled } from '../src/internal/jit-checker'
 import { findDiscriminator } from '../src/internal/union-dispatch'
 
-// 100 seeded unions in CI (the shortcut taken for 18 of them), 200 under DSH_LONG=1: either way
-// it must be taken for more than a tenth and not for all (asserted below), so both paths run.
-const SCHEMAS = Number(process.env.DSH_DIFF_RUNS ?? (process.env.DSH_LONG === '1' ? 200 : 100))
+const SCHEMAS = Number(process.env.DSH_DIFF_RUNS ?? 200)
 const SEED = Number(process.env.DSH_DIFF_SEED ?? 20261201)
 
 // Tags that collide under one equality and not another: 0 / -0 / "0", true / "true", null.
