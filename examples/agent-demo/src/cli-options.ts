@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util'
 import type { ToolPresentationMode } from '@dsh/tools-core'
-import { DEMO_PROVIDERS } from './provider-table'
+import { DEMO_PROVIDER_NAMES, isDemoProviderName } from './provider-names'
 import type { CodeLanguage } from './task'
 
 /** What the command line asked for. */
@@ -14,7 +14,7 @@ export interface DemoOptions {
   /** The language of Code Mode programs (`--lang`). */
   readonly lang: CodeLanguage
   readonly openai: boolean
-  /** `--provider`: the stack the scripted turns travel through (a `DEMO_PROVIDERS` name). */
+  /** `--provider`: the stack the scripted turns travel through (a `DEMO_PROVIDER_NAMES` name). */
   readonly provider?: string
   readonly color: boolean
   readonly keep: boolean
@@ -49,7 +49,7 @@ Options:
                   program; python runs it on @dsh/code-runtime-pyodide (a Pyodide interpreter)
   --openai        use an OpenAI-compatible endpoint instead of the scripted model
                   (needs OPENAI_API_KEY and OPENAI_BASE_URL; OPENAI_MODEL is optional)
-  --provider <p>  ${Object.keys(DEMO_PROVIDERS).join(' | ')}: the scripted turns
+  --provider <p>  ${DEMO_PROVIDER_NAMES.join(' | ')}: the scripted turns
                   through that stack — a provider's wire format (tool list, calls, results)
                   through @dsh/tools-providers, or ai-sdk: the Vercel AI SDK's generateText
                   over @dsh/tools-ai-sdk
@@ -85,8 +85,8 @@ export function parseDemoOptions(
     throw new UsageError(`--lang must be typescript or python (got '${lang}')`)
   }
   const provider = values.provider
-  if (provider !== undefined && !Object.hasOwn(DEMO_PROVIDERS, provider)) {
-    const names = Object.keys(DEMO_PROVIDERS)
+  if (provider !== undefined && !isDemoProviderName(provider)) {
+    const names = DEMO_PROVIDER_NAMES
     throw new UsageError(
       `--provider must be ${names.slice(0, -1).join(', ')} or ${names.at(-1)} (got '${provider}')`,
     )

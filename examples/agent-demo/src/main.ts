@@ -8,7 +8,7 @@
  *   node --import tsx examples/agent-demo/src/main.ts [--mode native|code|both|all] [--lang typescript|python] [--openai | --provider openai-chat|openai-responses|anthropic|gemini|ai-sdk] [--no-color] [--keep] [--help]
  */
 import { parseDemoOptions, USAGE, UsageError } from './cli-options'
-import type { DemoRunResult } from './run-demo'
+import { runDemoCommand } from './demo-command'
 
 const write = (line: string) => process.stdout.write(`${line}\n`)
 
@@ -18,50 +18,7 @@ async function main(): Promise<number> {
     write(USAGE)
     return 0
   }
-  // the toolkit loads only once the command line is known to be good: --help and usage errors
-  // answer at once
-  const { OpenAIChatModel } = await import('./openai-model')
-  const { runDemo } = await import('./run-demo')
-  const { heading, summaryLines, timingLines } = await import('./report')
-  const model = options.openai ? OpenAIChatModel.fromEnvironment() : undefined
-  if (options.openai && !model)
-    throw new UsageError('--openai needs OPENAI_API_KEY and OPENAI_BASE_URL in the environment')
-  write(
-    'dsh-tools agent demo — fix an off-by-one bug in a temp copy of examples/agent-demo/fixture/mini-pager',
-  )
-  const runs: DemoRunResult[] = []
-  for (const mode of options.modes) {
-    const title =
-      mode === 'native'
-        ? 'native function calling (executeBatch)'
-        : `mode ${mode} (run_code, ${options.lang === 'python' ? 'Python on Pyodide' : 'TypeScript'})`
-    const via = options.provider === undefined ? '' : ` — through --provider ${options.provider}`
-    for (const line of heading(`${title}${via}`)) write(line)
-    const run = await runDemo({
-      mode,
-      lang: options.lang,
-      ...(model ? { live: { model: model.name, loop: model.loop } } : {}),
-      write,
-      style: { color: options.color },
-      keepWorkspace: options.keep,
-      ...(options.provider === undefined ? {} : { provider: options.provider }),
-    })
-    runs.push(run)
-    write('')
-    write(
-      `tests before: ${run.before.summary}; after: ${run.after.summary}${options.keep ? `  (kept ${run.workspace})` : ''}`,
-    )
-  }
-  for (const run of runs) for (const line of timingLines(run)) write(line)
-  for (const line of summaryLines(runs)) write(line)
-  const ok = runs.every((run) => run.after.passed)
-  write('')
-  write(
-    ok
-      ? 'demo passed: the fixture’s tests pass after every run'
-      : 'demo FAILED: the fixture’s tests still fail',
-  )
-  return ok ? 0 : 1
+  return (await runDemoCommand(options, write)).exitCode
 }
 
 main().then(

@@ -4,6 +4,7 @@
  */
 import type { Provider } from '@dsh/tools-providers'
 import { type AgentLoopOptions, type AgentLoopOutcome, runAgentLoop } from './agent-loop'
+import { DEMO_PROVIDER_NAMES, type DemoProviderName } from './provider-names'
 import type { WireCodec } from './wire-codec'
 import { anthropicCodec, geminiCodec, openAIChatCodec, openAIResponsesCodec } from './wire-codecs'
 import { scriptedResponder, WireConversation } from './wire-conversation'
@@ -46,8 +47,8 @@ function wireProvider<P extends Provider>(
   }
 }
 
-/** Every `--provider` value, in the order `--help` lists them. */
-export const DEMO_PROVIDERS: Readonly<Record<string, DemoProvider>> = Object.freeze({
+/** The stack of each `--provider` value (one entry per name of `DEMO_PROVIDER_NAMES`). */
+const PROVIDERS: Readonly<Record<DemoProviderName, DemoProvider>> = {
   'openai-chat': wireProvider('openai-chat', openAIChatCodec, 'OpenAI Chat Completions (tool messages)'),
   'openai-responses': wireProvider(
     'openai-responses',
@@ -61,4 +62,9 @@ export const DEMO_PROVIDERS: Readonly<Record<string, DemoProvider>> = Object.fre
     // Loaded on use: the `ai` package is not imported by the other runs.
     loop: async (options) => (await import('./ai-sdk-loop')).runAiSdkLoop(options),
   },
-})
+}
+
+/** Every `--provider` value, in the order `--help` lists them. */
+export const DEMO_PROVIDERS: Readonly<Record<string, DemoProvider>> = Object.freeze(
+  Object.fromEntries(DEMO_PROVIDER_NAMES.map((name) => [name, PROVIDERS[name]])),
+)

@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import type { LoopEvent } from '../src/agent-loop'
 import { renderCallCard, renderResultCard } from '../src/cards'
+import { parseDemoOptions } from '../src/cli-options'
+import { runDemoCommand } from '../src/demo-command'
 import { runDemo } from '../src/run-demo'
 import { ScriptedModel } from '../src/scripted-model'
 import { cardsOf, NATIVE_CARDS } from './fixtures/cards'
@@ -34,14 +36,45 @@ function once<T>(fn: () => Promise<T>): () => Promise<T> {
   }
 }
 
-// One native and one Code Mode run (each boots the toolkit and runs the fixture's tests several
-// times in the sandbox), read by the mode tests and the sub-call card comparison alike.
-const nativeRun = once(async () => {
+// The demo command as `pnpm demo` runs it (`--no-color`: a native run, then a Code Mode run; each
+// boots the toolkit and runs the fixture's tests several times in the sandbox), in this process:
+// its printed lines are read by the output tests, its two runs by the mode tests and the sub-call
+// card comparison. Any other write — to stdout or stderr, from this thread or a worker's piped
+// stdio, or through the console — is a stray line a user would see, and fails the run.
+const commandRun = once(async () => {
   const lines: string[] = []
-  const run = await runDemo({ mode: 'native', write: (line) => lines.push(line) })
-  return { run, lines }
+  const stray: string[] = []
+  const spies = [
+    ...(['stdout', 'stderr'] as const).map((name) =>
+      vi.spyOn(process[name], 'write').mockImplementation((chunk: string | Uint8Array) => {
+        stray.push(`${name}: ${String(chunk)}`)
+        return true
+      }),
+    ),
+    ...(['log', 'info', 'warn', 'error', 'debug'] as const).map((name) =>
+      vi.spyOn(console, name).mockImplementation((...args: unknown[]) => {
+        stray.push(`console.${name}: ${args.join(' ')}`)
+      }),
+    ),
+  ]
+  try {
+    const env = { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' }
+    const options = parseDemoOptions(['--no-color'], env, false)
+    const result = await runDemoCommand(options, (line) => lines.push(line), env)
+    return { ...result, lines, stray }
+  } finally {
+    for (const spy of spies) spy.mockRestore()
+  }
 })
-const codeRun = once(() => runDemo({ mode: 'code' }))
+/** The native run and the lines it printed (from its heading to the Code Mode run's). */
+const nativeRun = once(async () => {
+  const { runs, lines } = await commandRun()
+  const start = lines.findIndex((line) => line.startsWith('━━ native function calling'))
+  const end = lines.findIndex((line) => line.startsWith('━━ mode code'))
+  expect([start, end].every((at) => at >= 0)).toBe(true)
+  return { run: runs[0]!, lines: lines.slice(start, end) }
+})
+const codeRun = once(async () => (await commandRun()).runs[1]!)
 
 describe('agent demo', () => {
   it('native mode: finds glob with tool_search, pages the cut test output, fixes and verifies the bug through executeBatch', async () => {
@@ -201,6 +234,69 @@ describe('Code Mode sub-call cards', () => {
     // and no successful sub-call falls back to the generic result card
     expect([...subCallKinds.values()].some((set) => set.has('result:generic'))).toBe(false)
   }, 120_000)
+})
+
+describe('demo output', () => {
+  let lines: string[] = []
+  beforeAll(async () => {
+    const command = await commandRun()
+    expect(command.stray).toEqual([])
+    expect(command.exitCode).toBe(0)
+    expect(command.runs.map((run) => run.mode)).toEqual(['native', 'code'])
+    // as the CLI's stdout, which ends with a newline
+    lines = `${command.lines.join('\n')}\n`.split('\n')
+  }, 240_000)
+
+  it("a call's policy decisions print right under its call card, before its sub-calls and result", () => {
+    const runCode = lines.findIndex((line) => line.startsWith('┌ [c1] ▸ run_code'))
+    const firstSub = lines.findIndex((line) => line.includes('[code:1]'))
+    const gate = lines.findIndex((line) => line.startsWith('⚖ pre-execute allow (each tool call'))
+    expect(runCode).toBeGreaterThan(-1)
+    expect(gate).toBeGreaterThan(runCode)
+    expect(gate).toBeLessThan(firstSub)
+    // every card tag ([n1], [code:3], …) is followed by its ⚖ line once its card ends
+    const tagged = lines.flatMap((line, index) => (/^\s*(┌ )?\[[a-z0-9:]+\] /.test(line) ? [index] : []))
+    expect(tagged.length).toBeGreaterThan(15)
+    for (const index of tagged) {
+      let next = index + 1
+      if (lines[index]!.trimStart().startsWith('┌')) {
+        while (!lines[next]!.trimStart().startsWith('└')) next += 1
+        next += 1
+      }
+      expect(lines[next], `after ${lines[index]}`).toMatch(/^\s*⚖ /)
+    }
+  })
+
+  it('the timeline and the summary count the same calls', () => {
+    const timeline = lines
+      .filter((line) => /^ {2}\d+ call\(s\)/.test(line))
+      .map((line) => line.split(';')[0]!.trim())
+    const summary = lines
+      .filter((line) => /^ {2}[✓✗] /.test(line))
+      .map((line) => line.match(/turns, (\d+ call\(s\)(?: \+ \d+ sub-call\(s\))?)/)?.[1])
+    expect(timeline).toEqual(['12 call(s)', '1 call(s) + 7 sub-call(s)'])
+    expect(summary).toEqual(timeline)
+  })
+
+  it('edit cards show the change in context, never a snippet-relative hunk header', () => {
+    const text = lines.join('\n')
+    expect(text).not.toMatch(/@@ -1,1 \+1,1 @@/)
+    // native and Code Mode: the result card has the file's real hunk and its context lines
+    const hunks = lines.filter((line) => /│ @@ -\d+,\d+ \+\d+,\d+ @@$/.test(line))
+    expect(hunks.length).toBe(2)
+    for (const hunk of hunks) {
+      const at = lines.indexOf(hunk)
+      const body = lines.slice(at + 1, at + 8).map((line) => line.replace(/^\s*│ /, ''))
+      expect(body).toContain('   const start = (page - 1) * pageSize')
+      expect(body).toContain('-  const end = start + pageSize - 1')
+      expect(body).toContain('+  const end = start + pageSize')
+      expect(body).toContain('   return items.slice(start, end)')
+    }
+  })
+
+  it('prints no build output', () => {
+    expect(lines[0]).toMatch(/^dsh-tools agent demo/)
+  })
 })
 
 describe('demo outcome', () => {

@@ -106,13 +106,14 @@ describe(`stack safety at ${DEPTH} levels`, { timeout: 180_000 }, () => {
 
   it('validates nested oneOf without recursion (interpreter and generated checks)', () => {
     const spec = nestedOneOfSpec(DEPTH)
-    expect(jsonSchemaToTs(valueSchemaSpecToJsonSchema(spec)).length).toBeGreaterThan(DEPTH)
     for (const fast of [true, false]) {
       setFastChecksEnabled(fast)
       const fresh: JsonSchemaNode = valueSchemaSpecToJsonSchema(spec)
       expect(validateJsonSchemaValue(fresh, nestedArrayValue(DEPTH, 'x'))).toEqual([])
       expect(validateJsonSchemaValue(fresh, nestedArrayValue(DEPTH - 1, null))).toEqual([])
       expect(validateJsonSchemaValue(fresh, nestedArrayValue(DEPTH, 1))).toHaveLength(1)
+      // rendered from a node already converted at full depth: the renderer's own walk is the same
+      if (fast) expect(jsonSchemaToTs(fresh).length).toBeGreaterThan(DEPTH)
     }
   })
 })
