@@ -84,14 +84,18 @@ const FD_PROGRAMS = [
 ]
 
 let exit: HostExit
-beforeAll(async () => {
-  exit = await spawnHost({
-    phases: [
-      { programs: MEMORY_PROGRAMS, config: { maxMemoryMb: MAX_MEMORY_MB } },
-      { programs: FD_PROGRAMS, config: FD_CONFIG },
-    ],
-  })
-})
+// Both phases run before the checks: under `DSH_LONG=1` the output phase alone writes 9 GiB.
+beforeAll(
+  async () => {
+    exit = await spawnHost({
+      phases: [
+        { programs: MEMORY_PROGRAMS, config: { maxMemoryMb: MAX_MEMORY_MB } },
+        { programs: FD_PROGRAMS, config: FD_CONFIG },
+      ],
+    })
+  },
+  LONG ? 900_000 : undefined,
+)
 
 /** Where the host was when it ended, for a failure's message. */
 const ending = () =>
