@@ -60,7 +60,7 @@ export const WorkerThreadRuntimeConfigSchema: ConfigSchema<
       enum: ['thread', 'process'],
       default: 'thread',
       description:
-        "where each run's worker lives. `'process'`: in a fresh Node process per run that hosts the worker and relays the protocol over IPC, so a fatal V8 error ends that run as `worker-exit` (never the host), the process's resident memory — `ArrayBuffer`s included — is capped at `maxOldGenerationSizeMb` + 256 MiB (`worker-exit`), and a timeout kills (SIGKILL) even a builtin that cannot be interrupted. Costs a process boot per run (`warmWorkers` absorbs it) and about 40 MB RSS per live process; Linux and macOS",
+        "where each run's worker lives. `'process'`: in a fresh Node process per run that hosts the worker and relays the protocol over IPC, so a fatal V8 error ends that run as `worker-exit` (never the host), the run's heap is capped at `maxOldGenerationSizeMb` as a thread's is (the run process sets no process-wide V8 heap flag that would override it), the process's resident memory — `ArrayBuffer`s included — is capped at `maxOldGenerationSizeMb` + 256 MiB (`worker-exit`), and a timeout kills (SIGKILL) even a builtin that cannot be interrupted. Costs a process boot per run (`warmWorkers` absorbs it) and about 40 MB RSS per live process; Linux and macOS",
     },
     hostSpinMicros: {
       ...between(0, MAX_SPIN_MICROS),

@@ -92,7 +92,9 @@ describe.each(ENGINES)('process isolation (%s)', (engine) => {
   it('leaves no process behind once disposed', async () => {
     await runtime.whenIdle()
     const before = runProcesses()
-    const own = createWorkerThreadRuntime({ engine, isolation: 'process', warmWorkers: 2 })
+    // One warm process, then the one booted to replace it after the run: dispose must end both
+    // (and the run's own, if it is still exiting).
+    const own = createWorkerThreadRuntime({ engine, isolation: 'process', warmWorkers: 1 })
     const { host } = fakeHost({})
     expect(await own.run(request('return 1'), host)).toMatchObject({ ok: true, result: 1 })
     const owned = runProcesses().filter((pid) => !before.includes(pid))
@@ -121,7 +123,8 @@ describe('process isolation contains what a node:vm thread cannot', () => {
       maxOldGenerationSizeMb: 64,
     })
     try {
-      // The other crash line runs in the attack corpus, in a host process of its own.
+      // The other crash line (`getOwnPropertyNames` of a huge typed array) runs under process
+      // isolation in the attack corpus, in a host process of its own: each runs once.
       for (const line of ['new Array(2 ** 27).fill(0)']) {
         const { host } = fakeHost({})
         const outcome = await patient.run(request(line), host)
@@ -136,6 +139,24 @@ describe('process isolation contains what a node:vm thread cannot', () => {
     } finally {
       await patient.dispose()
     }
+  })
+
+  it("keeps the run's own heap cap: about 94 MiB of arrays end a run capped at 64 MiB", async () => {
+    // The run process once started with `--max-old-space-size=128`, a V8 flag for every isolate
+    // of the process that overrode the worker's `maxOldGenerationSizeMb`: this program then
+    // returned 90 under any cap.
+    const { host } = fakeHost({})
+    const outcome = await runtime.run(
+      request(
+        'const keep: number[][] = []\nfor (let i = 0; i < 90; i++) keep.push(new Array(131072).fill(i))\nreturn keep.length',
+      ),
+      host,
+    )
+    expect(outcome).toMatchObject({
+      ok: false,
+      kind: 'worker-exit',
+      message: expect.stringMatching(/out of memory \(maxOldGenerationSizeMb: 64\)/),
+    })
   })
 
   it('caps off-heap memory: ArrayBuffers past the process cap end the run', async () => {

@@ -38,8 +38,10 @@ export class ProcessWorker extends EventEmitter {
 
   constructor(source: string, options: ProcessWorkerOptions) {
     super()
-    // The relay's own heap holds each message while relaying it (a large tool result included).
-    const child = spawn(process.execPath, ['--max-old-space-size=128', '-e', RELAY_SOURCE], {
+    // No `--max-old-space-size`: that flag is V8's, for every isolate of the process, and would
+    // override the worker's own heap cap (`resourceLimits`), so a run got that heap whatever its
+    // `maxOldGenerationSizeMb`. The relay's RSS cap bounds the whole process, relay included.
+    const child = spawn(process.execPath, ['-e', RELAY_SOURCE], {
       stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
       serialization: 'advanced',
       env: {},
