@@ -1,3 +1,6 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import {
@@ -64,5 +67,31 @@ describe('the shared runtime test fixtures', () => {
       workspace: 'function',
       thirdParty: 'function',
     })
+  })
+
+  it('scriptCommand writes a new version of a script beside the old ones and removes those unused for an hour', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dsh-script-command-'))
+    const name = `probe-${Date.now().toString(36)}`
+    const script = join(dir, `${name}.ts`)
+    writeFileSync(script, 'console.log(1)\n')
+    const bundles = join(tmpdir(), 'dsh-script-bundles')
+    mkdirSync(bundles, { recursive: true })
+    const old = join(bundles, `${name}-0000000000000000.mjs`)
+    const recent = join(bundles, `${name}-1111111111111111.mjs`)
+    const otherScript = join(bundles, `${name}-extra-0000000000000000.mjs`)
+    const longAgo = new Date(Date.now() - 2 * 3_600_000)
+    for (const file of [old, recent, otherScript]) writeFileSync(file, '')
+    for (const file of [old, otherScript]) utimesSync(file, longAgo, longAgo)
+    let bundle: string | undefined
+    try {
+      bundle = (await scriptCommand(script))[1]
+      expect(existsSync(bundle!)).toBe(true)
+      expect(existsSync(old)).toBe(false)
+      expect(existsSync(recent)).toBe(true)
+      expect(existsSync(otherScript)).toBe(true)
+    } finally {
+      for (const file of [old, recent, otherScript, bundle]) if (file) rmSync(file, { force: true })
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

@@ -10,7 +10,7 @@
  * child runs the script under tsx as before.
  */
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { isBuiltin } from 'node:module'
 import { tmpdir } from 'node:os'
@@ -66,7 +66,8 @@ const workspacePlugin: Plugin = {
 
 /**
  * Where bundles are kept, each named by its content: test processes running at once share a
- * file, and a run leaves at most one file per version of a script, whatever ends its process.
+ * file, and a run leaves at most one file per version of a script, whatever ends its process;
+ * a version unused for an hour goes when a newer one is written.
  */
 const BUNDLES = join(tmpdir(), 'dsh-script-bundles')
 const built = new Map<string, Promise<string | undefined>>()
@@ -94,15 +95,40 @@ async function bundle(script: string): Promise<string | undefined> {
   })
   const text = result.outputFiles[0]!.text
   const hash = createHash('sha256').update(text).digest('hex').slice(0, 16)
-  const file = join(BUNDLES, `${basename(script, extname(script))}-${hash}.mjs`)
-  if (!existsSync(file)) {
-    mkdirSync(BUNDLES, { recursive: true })
-    // Written aside and renamed: a process starting from the same file never reads half of it.
-    const partial = `${file}.${process.pid}.partial`
-    writeFileSync(partial, text)
-    renameSync(partial, file)
+  const name = basename(script, extname(script))
+  const file = join(BUNDLES, `${name}-${hash}.mjs`)
+  try {
+    // Reused: touched, so a cleanup by another run (below) does not take it as unused.
+    const now = new Date()
+    utimesSync(file, now, now)
+    return file
+  } catch {
+    // Not written yet (or just removed as stale by another run).
   }
+  mkdirSync(BUNDLES, { recursive: true })
+  // Written aside and renamed: a process starting from the same file never reads half of it.
+  const partial = `${file}.${process.pid}.partial`
+  writeFileSync(partial, text)
+  renameSync(partial, file)
+  removeStale(name, file)
   return file
+}
+
+/** How long an older version of a script's bundle stays (a run still going may start it). */
+const STALE_MS = 3_600_000
+
+/** A new version of `name` was written: its versions unused for {@link STALE_MS} go. */
+function removeStale(name: string, current: string): void {
+  const version = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-[0-9a-f]{16}\\.mjs$`)
+  for (const entry of readdirSync(BUNDLES)) {
+    const path = join(BUNDLES, entry)
+    if (!version.test(entry) || path === current) continue
+    try {
+      if (Date.now() - statSync(path).mtimeMs > STALE_MS) rmSync(path, { force: true })
+    } catch {
+      // removed by a concurrent run
+    }
+  }
 }
 
 /**
